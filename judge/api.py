@@ -16,6 +16,8 @@ What a kind implements and returns:
   the host owns the game's course (`judge.service.hosting.course`: the state, ROLLBACK and ROLLFORWARD,
   the end and its publication, results marked as sent again);
 - `PhaseChange` from closing a phase; `Closing` says why it closes and what its mails say first;
+  `Form`, a seat's form to fill in the phase (`Commands.form`), which the host lays out at the end of
+  a mail queued with ``opens=seat``;
 - `GameError` for what the game's state does not allow (its message is for the player).
 
 What a kind is handed: a `Turn` while one mail is applied (the answer to each line, the seat's
@@ -114,6 +116,7 @@ if TYPE_CHECKING:  # what type checkers read; at run time, `__getattr__` imports
     from judge.service.logs import log_on_commit
     from judge.service.operators.cli import Tool, json_tool
     from judge.service.options import GAME_FLAGS, Rules, rules_of, split_options
+    from judge.service.outgoing.forms import Form
     from judge.service.outgoing.outbox import queue
     from judge.service.states import RUNNING, GameError, GameState
     from judge.service.templates import counted, render, when
@@ -207,6 +210,7 @@ _SOURCES: dict[str, tuple[str, str]] = {
     "Rules": ("judge.service.options", "Rules"),
     "rules_of": ("judge.service.options", "rules_of"),
     "split_options": ("judge.service.options", "split_options"),
+    "Form": ("judge.service.outgoing.forms", "Form"),
     "queue": ("judge.service.outgoing.outbox", "queue"),
     "counted": ("judge.service.templates", "counted"),
     "in_words": ("judge.service.templates", "duration"),
@@ -236,7 +240,7 @@ that a kind's command-line tool (``judge adjudicate``) starts without the host's
 
 __all__ = [  # the API's names: what a kind may use of the host (a test holds them to the table above)
     "ANYONE", "GAME_FLAGS", "MASTER", "MASTER_WORDS", "PLAYER", "RUNNING", "SIGNED_ON", "Attachment", "BadCommand",
-    "Base", "Closing", "Command", "Commands", "Demo", "DemoJudge", "Drawn", "Entry", "Game", "GameError",
+    "Base", "Closing", "Command", "Commands", "Demo", "DemoJudge", "Drawn", "Entry", "Form", "Game", "GameError",
     "GameFacts", "GameLine", "GameState", "History", "Kind", "Line", "Lobby", "Outbox", "Pages", "PhaseChange",
     "PhaseRow", "Phases", "Player", "Press", "Publication", "Records", "Role", "Rules", "Seat", "SetDuration",
     "Settings", "Standing", "Submission", "Tool", "Turn", "Unknown", "absence_lines", "answer_list",

@@ -4,7 +4,10 @@ Commands are case-insensitive and one per line.  These are the host's commands, 
 every game (accounts, sign-on, the game master's tools, press...); a line that is none of
 them is a `GameLine`, which the kind of the game the lines are signed on to reads with its own
 grammar (`judge.games.GameKind.read`: offers and orders in Payola, plans and votes in Pirates'
-Proposal).  A line starting with ``%`` is commentary and is skipped without a word.
+Proposal).  A line starting with ``%`` is commentary and is skipped without a word, but for the
+two lines that open and end a form to fill (``%% form for S1901M of g1, France``, ``%% end of
+form``: `FormOpens`, `FormEnds`, `judge.service.outgoing.forms`), which say what the lines between
+them were written for.
 
 ``PRESS TO ...`` / ``BROADCAST`` take the following lines up to ``ENDPRESS`` as their text
 (whom ``PRESS TO`` names is the game's kind to read: `Press`; a last word ``GREY`` or ``WHITE``
@@ -381,6 +384,36 @@ class SetMaps:
     game's mail carries to the sender's mailbox, in every game (`judge.service.outgoing.preferences`)."""
 
     choice: str | None  # one of MAPS_CHOICES; None: the judge's default
+
+
+@dataclass(frozen=True)
+class SetForm:
+    """``SET FORM ON|OFF``: whether every game's mail that opens a phase for the sender's seat ends with
+    the form to fill (`judge.service.outgoing.forms`; on unless the mailbox chose OFF)."""
+
+    on: bool
+
+
+@dataclass(frozen=True)
+class FormOpens:
+    """A form's opening line kept in a reply (``%% form for S1901M of g1, France``): the phase, game and
+    seat the lines after it, up to `FormEnds`, were written for."""
+
+    phase: str
+    game: str
+    seat: str
+
+
+@dataclass(frozen=True)
+class FormEnds:
+    """A form's end line kept in a reply (``%% end of form``)."""
+
+
+FORM_OPENS = re.compile(r"%%\s*form\s+for\s+(?P<phase>\S+)\s+of\s+(?P<game>[^\s,]+)\s*,\s*(?P<seat>.*?)\s*",
+                        re.IGNORECASE)
+"""A form's opening line, as the host lays it out (`judge.service.outgoing.forms.lay_out`)."""
+FORM_ENDS = re.compile(r"%%\s*end\s+of\s+form\s*", re.IGNORECASE)
+"""A form's end line."""
 
 
 @dataclass(frozen=True)
@@ -849,6 +882,15 @@ def _set_maps(rest: list[str]) -> SetMaps:
                      "picture as SVG), SET MAPS ALL (every picture), SET MAPS NONE or SET MAPS DEFAULT")
 
 
+def _set_form(rest: list[str]) -> SetForm:
+    """SET FORM ON or OFF; anything else is refused with the choices."""
+    word = rest[0].upper() if len(rest) == 1 else ""
+    if word in ("ON", "OFF"):
+        return SetForm(word == "ON")
+    raise ValueError("expected SET FORM ON (each mail that opens a phase for you ends with the form to fill) or "
+                     "SET FORM OFF")
+
+
 def _set_clock(rest: list[str]) -> SetClock:
     """SET CLOCK and the words of its setting, which its handler reads
     (`judge.service.incoming.handlers.unattended`)."""
@@ -880,6 +922,7 @@ _SETTINGS: dict[str, Callable[[str, list[str]], Command | None]] = {
     "PUBLIC": lambda _, rest: None if rest else SetPrivate(None),
     "CLOCK": lambda _, rest: _set_clock(rest),
     "MAPS": lambda _, rest: _set_maps(rest),
+    "FORM": lambda _, rest: _set_form(rest),
     "SILENCE": lambda _, rest: _silence([w.upper() for w in rest]),
     "GATE": lambda _, rest: _gate([w.upper() for w in rest]),
     "OPENING": lambda _, rest: SetOpening(rest[0].upper()) if len(rest) == 1 else None,
@@ -905,6 +948,9 @@ def parse_lines(lines: Sequence[str]) -> list[Line]:
     while index < len(lines):
         text = lines[index].strip()
         index += 1
+        if text.startswith("%%") and (marker := _form_marker(text)) is not None:
+            result.append(Line(text, marker))
+            continue
         if not text or text.startswith("%"):
             continue
         words = text.split()
@@ -931,6 +977,14 @@ def parse_lines(lines: Sequence[str]) -> list[Line]:
         except ValueError as exc:
             result.append(Line(text, BadCommand(str(exc))))
     return result
+
+
+def _form_marker(text: str) -> FormOpens | FormEnds | None:
+    """The form's opening or end line ``text`` is, if it is one."""
+    if FORM_ENDS.fullmatch(text):
+        return FormEnds()
+    found = FORM_OPENS.fullmatch(text)
+    return FormOpens(found["phase"], found["game"].lower(), found["seat"]) if found else None
 
 
 def _unended_press(lines: Sequence[str], index: int, text: str, result: list[Line]) -> int:

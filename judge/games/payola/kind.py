@@ -238,6 +238,21 @@ class PayolaCommands(Commands):
     def master_status(self, talk: Turn) -> list[str] | None:
         return master_status_lines(talk)
 
+    def form(self, session: Session, game: Game, seat: str) -> api.Form | None:
+        """The power's form to fill in the phase (`views.form_parts`): drawn from what it sees of the
+        board in a Tin Cup game (`lifecycle.sight_now`), its own treasury and acceptance list."""
+        row = api.current_phase(session, game)
+        player = api.seats(session, game).get(seat)
+        if row is None or row.status != "open" or player is None:
+            return None
+        options = lifecycle.options_of(game)
+        position = (lifecycle.sight_now(session, game, seat, row).after if options.blind
+                    else lifecycle.position_of(row))
+        kept = session.get(store.PayolaSeat, player.id)
+        parts = views.form_parts(position, seat, lifecycle.balances(session, game)[seat],
+                                 kept.acceptance if kept is not None else None, options)
+        return api.Form(row.name, power_title(seat), *map(tuple, parts)) if parts is not None else None
+
     def help(self, settings: Settings) -> str:
         return render("payola/help", settings=settings, boards=views.boards())
 
@@ -265,7 +280,7 @@ class PayolaCommands(Commands):
                       acceptance=seat_of(talk.session, player).acceptance,
                       statement=statement, last=last.name if last else None, drawn=bool(drawn), blind=blind)
         queue(talk.session, talk.settings, to=address, subject=f"{game.name}: your briefing as {power_title(seat)}",
-              kind="notice", now=talk.now, game_id=game.id, body=body, attachments=drawn)
+              kind="notice", now=talk.now, game_id=game.id, body=body, attachments=drawn, opens=seat)
 
     def resigned(self, talk: Turn, game: Game, seat: str) -> str:
         """An eliminated power's treasury is forfeited when its player resigns (rule 2.4)."""

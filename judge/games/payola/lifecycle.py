@@ -348,7 +348,7 @@ def start_game(session: Session, game: Game, settings: Settings, now: datetime) 
                 sight = sight_now(session, game, player.seat)
                 attached = maps.position_map(game.name, sight.after, (player.seat, sight.view), role="board")
             queue(session, settings, to=player.address, subject=f"{game.name} starts", kind="start", now=now,
-                  game_id=game.id, attachments=attached,
+                  game_id=game.id, attachments=attached, opens=player.seat,
                   body=render("payola/start", **common, power=player.seat,
                               balance=balances(session, game)[player.seat], why=why.get(player.id, ""), blind=blind,
                               acceptance=(seat_of(session, player).acceptance
@@ -612,7 +612,7 @@ def _mail_results(session: Session, game: Game, settings: Settings, processed: P
         body = render("payola/results", game=game, view=view, next_phase=processed.next_phase, winner=processed.winner,
                       deadline=game.deadline, web_url=page, votes=votes, notes=processed.closing.notes, **shared)
         queue(session, settings, to=player.address, subject=subject, body=body, kind="results", now=now,
-              game_id=game.id, attachments=attached)
+              game_id=game.id, attachments=attached, opens=power if processed.next_phase else None)
     body = render("payola/results", game=game, view=public, next_phase=processed.next_phase, winner=processed.winner,
                   deadline=game.deadline, web_url=page, notes=processed.closing.notes, **shared)
     for observer in observers(session, game):  # one text for all of them

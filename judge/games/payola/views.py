@@ -23,7 +23,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from judge.api import counted
-from judge.engine.legal import adjustment_count, retreat_options
+from judge.engine.legal import adjustment_count, legal_builds, legal_orders, retreat_options
 from judge.engine.map import GameMap, available_maps, load_map
 from judge.engine.notation import order_result_to_data
 from judge.engine.orders import Build, Disband, OrderSyntaxError, PhaseKind, Remove, Retreat, Waive, parse_order
@@ -305,3 +305,106 @@ def _income_words(options: Options, victory: int) -> str:
     if options.income_cap is not None:
         words += f", at most {options.income_cap} AgP a year"
     return words + (", paid in Spring and in Fall" if options.income_twice else ", paid once a year")
+
+
+# -- the form to fill ------------------------------------------------------------------------------
+
+FORM_NOTE = 68
+"""The longest note of a form that Payola writes, so that the host's ``% `` before it keeps the line within 72."""
+FORM_CHOICES = 3
+"""The most notes a unit's legal orders take in a form: past them, its supports and convoys are not listed."""
+
+
+def form_parts(position: Position, power: str, balance: int, acceptance: str | None,
+               options: Options) -> tuple[list[str], list[str]] | None:
+    """The notes and lines of ``power``'s form to fill in the phase of ``position`` (what the power sees
+    of it, in a Tin Cup game, so that nothing it may not see is listed), each choice written ``_``
+    (`judge.service.outgoing.forms`); None where it has nothing to send.  A movement phase: the treasury,
+    each own unit's legal orders in short (its supports and convoys too where they fit), an offer line
+    per own unit (under LOYAL_UNITS an order line), the acceptance list as it stands and a line to
+    change it, a savings line.  A retreat phase: each dislodged unit's retreats and a line for each.
+    An adjustment phase: how many builds or removals, where a build may go or which unit may go."""
+    kind = position.phase.kind
+    if kind is PhaseKind.MOVEMENT:
+        return _movement_form(position, power, balance, acceptance, options)
+    if kind is PhaseKind.RETREAT:
+        return _retreat_form(position, power)
+    return _adjustment_form(position, power)
+
+
+def _movement_form(position: Position, power: str, balance: int, acceptance: str | None,
+                   options: Options) -> tuple[list[str], list[str]]:
+    loyal = options.loyal_units
+    notes = [f"Treasury: {balance} AgP."]
+    if loyal:
+        notes.append("Your own units obey your orders (LOYAL_UNITS): replace the _ of a unit's line with its "
+                     "order, as listed here.")
+    else:
+        notes.append("Each line is an offer: replace its _ with the amount, and the order with another from "
+                     "the list if you like. You may offer on any unit, not only your own.")
+    lines: list[str] = []
+    unlisted = False
+    for placed in sorted(position.units_of(power), key=lambda placed: str(placed.unit)):
+        unit = str(placed.unit)
+        orders = [str(order).removeprefix(unit).strip() for order in legal_orders(position, placed.unit.province)]
+        moves = [order for order in orders if not order.startswith(("S ", "C "))]
+        helps = [order for order in orders if order.startswith(("S ", "C "))]
+        listed = _chunks(unit, [*moves, *helps])
+        if len(listed) > FORM_CHOICES:
+            listed, unlisted = _chunks(unit, moves), unlisted or bool(helps)
+        notes.extend(listed)
+        lines.append(f"{unit} _" if loyal else f"_ : {unit} H")
+    if unlisted:
+        notes.append("S/C: a unit may also support or convoy any unit it can reach, where not listed above.")
+    own = position.game_map.powers[power].letter
+    notes.append(f"Acceptance list: {acceptance or own + '?'}. To change it, replace the "
+                 "_ of the ACCEPT line with the new list.")
+    lines.append("ACCEPT _")
+    if not options.classic:
+        notes.append("Savings: replace the _ of the line ending with $ with the amount to save, if any.")
+        lines.append("_ $")
+    return notes, lines
+
+
+def _retreat_form(position: Position, power: str) -> tuple[list[str], list[str]] | None:
+    units = sorted((d.unit for d in position.dislodged.values() if d.power == power), key=str)
+    if not units:
+        return None
+    notes = ["Each dislodged unit's line: replace its _ with its retreat, or with D to disband it."]
+    for unit in units:
+        retreats = [f"- {where}" for where in retreat_options(position, unit.province)]
+        notes.extend(_chunks(str(unit), [*retreats, "D"]))
+    return notes, [f"{unit} _" for unit in units]
+
+
+def _adjustment_form(position: Position, power: str) -> tuple[list[str], list[str]] | None:
+    count = adjustment_count(position, power)
+    if count > 0:
+        builds = [str(order).removeprefix("BUILD ") for order in legal_builds(position, power)
+                  if isinstance(order, Build)]
+        if not builds:
+            return ([f"You may build {counted(count, 'unit')}, but every centre where you may build is "
+                     "occupied."], [])
+        notes = [f"You may build {counted(count, 'unit')}: replace the _ of a BUILD line with the unit to "
+                 "build, or leave it as it is to waive it."]
+        notes.extend(_chunks("Builds", builds))
+        return notes, ["BUILD _"] * min(count, len(builds))
+    if count < 0:
+        units = [str(placed.unit) for placed in sorted(position.units_of(power), key=lambda placed: str(placed.unit))]
+        notes = [f"You must remove {counted(-count, 'unit')}: replace the _ of each REMOVE line with one of "
+                 "your units, or the judge removes the ones farthest from home."]
+        notes.extend(_chunks("Units", units))
+        return notes, ["REMOVE _"] * -count
+    return None
+
+
+def _chunks(head: str, items: Sequence[str]) -> list[str]:
+    """``head: item, item, ...`` as notes of at most `FORM_NOTE` characters, each starting with ``head``."""
+    found: list[str] = []
+    line = ""
+    for item in items:
+        if line and len(line) + 2 + len(item) > FORM_NOTE:
+            found.append(line)
+            line = ""
+        line = f"{line}, {item}" if line else f"{head}: {item}"
+    return [*found, line] if line else found

@@ -631,7 +631,7 @@ def send_notices(session: Session, game: Game, settings: Settings, now: datetime
         assert player.address is not None
         body = game_kind.notice(session, game, row, name, which, until, extended)
         queue(session, settings, to=player.address, subject=f"{game.name} {row.name} {which}", body=body, kind=which,
-              now=now, game_id=game.id)
+              now=now, game_id=game.id, opens=name)  # its form to fill, as the mail that opened the phase had it
         told.append(name)
     if which == "late" and game_kind.confirms_letters:  # M59: each letter in confirmed, to its seat alone
         for name, player in seat.items():

@@ -48,6 +48,8 @@ from judge.commands.parse import History, press_to_seats
 from judge.service.config import Settings
 from judge.service.dispatch import Dispatcher, Entry
 from judge.service.options import GAME_FLAGS, split_options
+from judge.service.outgoing import forms
+from judge.service.outgoing.forms import Form
 from judge.service.templates import add_kind_templates, when
 from judge.store.models import Game, PhaseRow, Player
 from judge.web.public import GameFacts
@@ -392,6 +394,14 @@ class Commands(Protocol):
         """STATUS for the signed-on seat, as it stands once its block is acted on."""
         ...
 
+    def form(self, session: Session, game: Game, seat: str) -> Form | None:
+        """``seat``'s form to fill for the phase ``game`` is in (`judge.service.outgoing.forms`): what it
+        should know and the lines it may send, each choice written ``_``; None where it has nothing to
+        send.  A pure function of the game's state in the phase: the host lays it out at the end of
+        each mail that opens the phase for the seat (``queue(..., opens=seat)``) and asks for it again
+        to drop a reply's lines left as the form gave them.  By default, none."""
+        return None
+
     def master_status(self, turn: Turn) -> list[str] | None:
         """STATUS for the game master (None, by default: not for the game master in this kind)."""
         return None
@@ -562,7 +572,7 @@ class Kinds:
         return self._kinds.get(word.lower())
 
 
-SESSION_KEY = "kinds"  # where a session keeps the registry (`judge.store.database.Database`: `info`)
+SESSION_KEY = forms.KINDS  # where a session keeps the registry (`judge.store.database.Database`: `info`)
 
 
 def kinds_of(session: Session) -> Kinds:

@@ -83,7 +83,7 @@ from judge.mail.outbound import (
 )
 from judge.service import zones
 from judge.service.config import Settings
-from judge.service.outgoing import preferences
+from judge.service.outgoing import forms, preferences
 from judge.store.database import Database, after_commit
 from judge.store.models import Blob, Confirmation, Game, Observer, Outbox, OutboxFile, Player
 
@@ -119,6 +119,7 @@ def queue(
     in_reply_to: str | None = None,
     references: Sequence[str] = (),
     attachments: Sequence[Attachment | Drawn] = (),
+    opens: str | None = None,
 ) -> int:
     """Add an outbox row for a mail to ``to`` and return its id; ValueError for an address that no
     header can carry (`check_recipient`), now rather than when the sender builds the message.  The
@@ -126,7 +127,9 @@ def queue(
     carry) become U+FFFD.  Of a game's pictures (attachments with a role) it keeps those the reader's
     mailbox chose (SET MAPS, `preferences`), before any is drawn.  A game's mail writes its moments,
     in its subject as in its body, in its reader's time zone (`zones`).  A mail to nobody (``to``
-    empty) is a ValueError too."""
+    empty) is a ValueError too.  A mail that ``opens`` the game's phase for that seat (its start, the
+    results that name it, a takeover's briefing, a reminder) ends with the seat's form to fill, as its
+    kind gives it and the host lays it out (`forms`), unless its reader chose SET FORM OFF."""
     if not to:
         raise ValueError("a mail must have a recipient")
     check_recipient(to)
@@ -135,6 +138,8 @@ def queue(
     zone = None if kind in zones.UNZONED else zones.reader_zone(session, game_id, to)
     if zone is not None:
         subject, body = zones.localize(subject, zone), zones.localize(body, zone)
+    if opens is not None and game_id is not None and preferences.form_wanted(session, to):
+        body = _with_form(session, game_id, opens, body)
     replied = usable_message_id(in_reply_to)  # what the message will carry: see build_message
     replied = angled(replied) if replied else None
     # press: a random Message-ID, as make_msgid's tells the moment to a hundredth of a second
@@ -159,6 +164,16 @@ def queue(
         session.add(OutboxFile(outbox_id=row_id, filename=attachment.filename, content_type=attachment.content_type,
                                blob=blob(session, attachment.data)))
     return row_id
+
+
+def _with_form(session: Session, game_id: int, seat: str, body: str) -> str:
+    """``body`` and, after a blank line, ``seat``'s form for the phase its game is in (`forms.lay_out`),
+    if its kind gives one."""
+    game = session.get(Game, game_id)
+    form = forms.form_of(session, game, seat) if game is not None else None
+    if game is None or form is None:
+        return body
+    return body.rstrip("\n") + "\n\n" + "\n".join(forms.lay_out(form, game.name, seat)) + "\n"
 
 
 def holding(session: Session) -> set[tuple[str, int]]:

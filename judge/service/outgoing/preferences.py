@@ -1,5 +1,7 @@
 """What an address chose for the mail it gets (``address_preferences``), and the host keeping to it:
-``SET MAPS PNG | SVG | ALL | NONE``, the pictures a game's mail carries.
+``SET MAPS PNG | SVG | ALL | NONE``, the pictures a game's mail carries, and ``SET FORM ON | OFF``,
+whether a mail that opens a phase for its seat ends with the form to fill (`judge.service.outgoing.forms`;
+on unless the mailbox chose OFF).
 
 A kind offers every picture it draws of a moment, each marked with its role (`judge.mail.outbound.Role`:
 the phase's orders drawn on the board, or the board) and its format; the host keeps those its reader
@@ -35,6 +37,7 @@ from judge.service.mailbox import mailbox
 from judge.store.models import AddressPreference
 
 _CHOSEN = "judge_maps_chosen"  # a session's info key: each mailbox's choice, as read in its transaction
+_FORMS = "judge_form_chosen"  # the same for SET FORM
 PNG, SVG = "image/png", "image/svg+xml"
 
 File = TypeVar("File", Attachment, Drawn, Attachment | Drawn)
@@ -61,6 +64,28 @@ def choose_maps(session: Session, address: str, choice: str | None, now: datetim
         row.maps, row.updated_at = choice, now
     session.flush()
     session.info.get(_CHOSEN, {}).pop(box, None)  # read again: a rolled-back savepoint may undo this
+
+
+def form_wanted(session: Session, address: str) -> bool:
+    """Whether ``address``'s mailbox gets the form to fill (SET FORM: on unless it chose OFF)."""
+    chosen: dict[str, bool] = session.info.setdefault(_FORMS, {})
+    box = mailbox(address)
+    if box not in chosen:
+        row = session.get(AddressPreference, box)
+        chosen[box] = row is None or row.form is not False
+    return chosen[box]
+
+
+def choose_form(session: Session, address: str, on: bool, now: datetime) -> None:
+    """Keep SET FORM ON or OFF (``on``) for ``address``'s mailbox."""
+    box = mailbox(address)
+    row = session.get(AddressPreference, box)
+    if row is None:
+        session.add(AddressPreference(mailbox=box, form=on, updated_at=now))
+    else:
+        row.form, row.updated_at = on, now
+    session.flush()
+    session.info.get(_FORMS, {}).pop(box, None)  # read again: a rolled-back savepoint may undo this
 
 
 def kept(files: Sequence[File], choice: str) -> list[File]:

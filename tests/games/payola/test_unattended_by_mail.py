@@ -24,6 +24,7 @@ standard policy for silent seats (a reminder each day, one extension of 24 hours
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 from pathlib import Path
 
@@ -150,8 +151,13 @@ def test_every_mail_a_silent_player_gets_is_about_its_own_seat(tmp_path: Path) -
     for reader in (BOB, DAVE, OBSERVER):
         for mail in to(mails, reader):
             assert "alice-pw" not in mail.body
+            # Germany's form to fill lists what its units may do on the public board: a support of A BUR's
+            # move to Munich is one of them, and no word of France's sheet
+            body, form = mail.body.partition("%% form for ")[::2]
+            assert not form or re.match(r"\S+ of g1, Germany\n", form)
             if "results" not in mail.subject:  # the results publish the phase's offers (rule 5)
-                assert "A BUR - MUN" not in mail.body and "A PAR - BUR" not in mail.body
+                assert "A BUR - MUN" not in body and "A PAR - BUR" not in body
+                assert "France" not in form and "FRANCE" not in form and ": A BUR - MUN" not in form
 
 
 def test_a_game_without_a_policy_waits_for_its_silent_seats_as_before(tmp_path: Path) -> None:

@@ -110,6 +110,17 @@ def set_maps(talk: Conversation, text: str, command: cmd.SetMaps) -> None:
     talk.echo(text, "ok", f"Your mail will now carry {said}{MAPS_WORDS[choice]}", lines, code="MAPS_SET")
 
 
+def set_form(talk: Conversation, text: str, command: cmd.SetForm) -> None:
+    """SET FORM ON / OFF: whether every game's mail that opens a phase for the sender's seat ends with its
+    form to fill (`judge.service.outgoing.forms`), kept for the sender's mailbox (`preferences`)."""
+    address = talk.mail.reply_to
+    preferences.choose_form(talk.session, address, command.on, talk.now)
+    said = ("Each mail that opens a phase for your seat will now end with its form to fill" if command.on else
+            "The mails that open a phase for your seat will now come without the form to fill")
+    talk.echo(text, "ok", said, [f"(for every way of writing your address {mailbox.mailbox(address)}, in every "
+                                 "game)"], code="FORM_SET")
+
+
 def list_games(talk: Conversation, text: str, command: cmd.ListGames) -> None:
     if command.game is None:
         _list_page(talk, text, command.start)
@@ -486,5 +497,6 @@ COMMANDS = (
     Entry(cmd.GetInfo, get_info, ANYONE, lookup=True),
     Entry(cmd.Summary, summary, ANYONE, once=True),
     Entry(cmd.SetMaps, set_maps, ANYONE),
+    Entry(cmd.SetForm, set_form, ANYONE),
 )
 """The commands of this module, for the dispatcher (`judge.service.dispatch`)."""

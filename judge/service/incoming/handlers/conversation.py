@@ -16,7 +16,10 @@ its refused sign-on still counts toward its source's back-off, and its answer to
 address's).  A seat's lines that act on its game (the kind's, and WAIT) are held back, each
 answered why, when the mail was meant for another phase than the game's now
 (`judge.service.incoming.late`) or, in a game that reads orders only from mail sent to the judge alone,
-when it was sent to others too (`_held_back`).  A line no grammar knows is an unknown command,
+when it was sent to others too (`_held_back`).  A reply to a form to fill (`judge.service.outgoing.forms`)
+is read as if only the player's own lines were written (`_form_line`): a seat's line left as its form
+gives it is dropped unread, and the lines of a form kept for another phase, game or seat are not
+applied, the form's opening line answered saying which.  A line no grammar knows is an unknown command,
 signed on or not (`cmd.Unknown`); a short run of them ending the mail after a command is its sign-off
 (``Thanks!``, ``Sent from my iPhone``), and one opening it before a command its greeting
 (``Sorry, late!``), ignored and said to be (`_sign_off`).  Each handler is
@@ -73,6 +76,7 @@ from judge.service.incoming import late
 from judge.service.incoming.handlers.answers import Echo
 from judge.service.incoming.handlers.holding import Holding, Why
 from judge.service.incoming.handlers.reading import Context
+from judge.service.outgoing import forms
 from judge.service.outgoing.outbox import queue
 from judge.service.states import GameState
 from judge.service.templates import render
@@ -168,6 +172,8 @@ class Conversation(Holding):
         self.check = any(isinstance(line.command, cmd.Check) for line in self.lines)
         self.meant: dict[int, late.Meant | None] = {}  # game id -> the phase the mail was meant for, if not the game's
         self.held: set[tuple[str, int]] = set()  # (why, game id): the lines held back, told once in a note
+        self.form_opened: tuple[str, cmd.FormOpens] | None = None  # a form's opening line kept, until its end
+        self.form_refused: str | None = None  # why the lines of the form opened are not applied, once told
 
     def run(self) -> Refusal | None:
         """Act on every line and queue the reply; returns the refusal if a sign-on was refused."""
@@ -244,7 +250,10 @@ class Conversation(Holding):
     def _line(self, line: cmd.Line) -> bool:
         """Handle one line; False when the rest of the mail must not be read.  Read (`_read`), counted
         against the mail's budget (`_over_passwords`, `_over_per_mail`), then refused (`_not_for`), held
-        back (`_held_back`) or handled."""
+        back (`_held_back`) or handled; a reply's line of a form to fill may be none of the player's own
+        (`_form_line`)."""
+        if self._form_line(line):
+            return True
         command = self._read(line)
         if command is None:
             return True
@@ -253,6 +262,8 @@ class Conversation(Holding):
         entry = self.kinds.dispatch[type(command)]
         if self._over_per_mail(line, entry):
             return True
+        if not isinstance(command, cmd.SignOn | cmd.SignOff) and self.context.seat is not None:
+            self.context.written += 1
         if isinstance(command, cmd.SignOn | cmd.SignOff):
             self.close_block()
             self.part += 1
@@ -271,6 +282,58 @@ class Conversation(Holding):
                 refusal.line = self.mask(line.text)  # the refusal quotes it, as every answer does
                 raise
         return True
+
+    def _form_line(self, line: cmd.Line) -> bool:
+        """Whether ``line`` is read as none of the player's own, the form's (`judge.service.outgoing.forms`):
+        a form's opening or end line; a line of a form kept for another phase, game or seat than the
+        lines act for (the opening line answered once, saying which, each line written in it said not
+        to be applied; a line still blank is passed over); the form's sign-on line with its password
+        blank; a seat's line left as its form for the phase gives it.  All but the answered ones are
+        passed over without a word."""
+        command = line.command
+        if isinstance(command, cmd.FormOpens | cmd.FormEnds):
+            self.form_opened = (line.text, command) if isinstance(command, cmd.FormOpens) else None
+            self.form_refused = None
+            return True
+        if forms.unfilled_signon(line.text):
+            return True
+        context = self.context
+        if context.game is None or context.seat is None or isinstance(command, cmd.SignOn | cmd.SignOff):
+            return False
+        if self.form_opened is not None and self.form_refused is None:
+            text, opened = self.form_opened
+            self.form_refused = self._other_form(opened, context.game, context.seat)
+            if self.form_refused:
+                self.echo(text, "ignored", self.form_refused, code="OTHER_FORM")
+        if self.form_refused:
+            if forms.BLANK not in line.text.split():
+                self.echo(line.text, "ignored", "not applied: it is in the form of another phase, game or seat, "
+                          "as the answer to that form's first line says", code="OTHER_FORM")
+            return True
+        key = ("form", context.game.id, context.game.phase, context.seat)
+        if key not in self.cache:
+            self.cache[key] = forms.unfilled(self.kinds.of(context.game).form(self.session, context.game,
+                                                                              context.seat))
+        if forms.normal(line.text) in self.cache[key]:
+            context.unfilled += 1
+            return True
+        return False
+
+    def _other_form(self, opened: cmd.FormOpens, game: Game, seat: str) -> str:
+        """Why a form kept in the mail is not the form of the lines it holds, which act for ``seat`` in
+        ``game``: it names another game, seat or phase; "" if it is theirs."""
+        kind = self.kinds.of(game)
+        title = kind.seat_title(seat)
+        if opened.game.casefold() != game.name.casefold():
+            return (f"not applied: this form is for {opened.game}, but its lines act for {title} in {game.name}; "
+                    "none of its lines was applied")
+        if opened.seat.casefold() not in {seat.casefold(), title.casefold()}:
+            return (f"not applied: this form is {opened.seat}'s, but its lines act for {title}; none of its lines "
+                    "was applied")
+        if opened.phase.casefold() != (game.phase or "").casefold():
+            return (f"not applied: this form is for {opened.phase}, but {game.name} is in {game.phase} now; none "
+                    f"of its lines was applied (the form for {game.phase} came with the mail that opened it)")
+        return ""
 
     def _read(self, line: cmd.Line) -> cmd.Command | None:
         """The command a line is, read by the host's grammar or the signed-on game's kind; None when it
@@ -353,6 +416,11 @@ class Conversation(Holding):
         if context.game is None or context.seat is None:
             return
         kind = self.kinds.of(context.game)
+        if context.unfilled and not context.written:
+            self.notes.append(f"Your form for {context.game.phase} of {context.game.name} came back as the judge "
+                              "sent it: a line left with its _ is no choice, so nothing of it was applied. Replace "
+                              "each _ you want to fill with your choice and send it again.")
+        context.unfilled = context.written = 0
         kind.close_block(self)
         if context.status_echoes:
             lines = [host.status_header(context.game), *self.wait_lines(context.game, context.seat),

@@ -111,7 +111,8 @@ RETRIED = (OperationalError, IntegrityError, InternalError)
 ATTEMPTS = 3
 RUN = 32  # mails applied in one transaction at most (`apply_run`)
 HOUR, DAY = timedelta(hours=1), timedelta(days=1)
-NOT_COMMANDS = (cmd.GameLine, cmd.BadCommand, cmd.Unread)  # what a mail with no command holds
+NOT_COMMANDS = (cmd.GameLine, cmd.BadCommand, cmd.Unread, cmd.FormOpens,  # what a mail with no command holds
+                cmd.FormEnds)
 GAME_COMMANDS = (cmd.SignOn, cmd.Create, cmd.Join, cmd.Observe, cmd.Takeover)  # what names a mail's `topic`
 WINDOW = 4 * RUN  # on PostgreSQL, the stored mails a run looks through for the mail of its topics
 TOPICS_PER_RUN = 4  # on PostgreSQL, the topics one run takes at most (`Topics`)

@@ -40,6 +40,8 @@ class Context:
     # (echo index, text) of each ("sheet" and "orders" in Payola)
     block: dict[str, list[tuple[int, str]]] = field(default_factory=dict)
     status_echoes: list[int] = field(default_factory=list)  # STATUS lines, answered when the block ends
+    unfilled: int = 0  # the seat's lines left as its form gave them, dropped unread (`judge.service.outgoing.forms`)
+    written: int = 0  # the seat's other lines, read
 
     @property
     def is_master(self) -> bool:

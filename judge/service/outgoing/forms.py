@@ -1,0 +1,115 @@
+"""The form to fill: the lines a seat may send in the phase it is in, at the end of every mail that
+opens that phase for it, and a reply to it read as if only the player's own lines were written.
+
+Theory of operation.  A kind says what its lines are (`judge.service.hosting.kinds.Commands.form`: a
+`Form`, a pure function of the game's state in the phase and of the seat, so the same whenever it is
+asked); the host lays it out (`lay_out`) and reads the replies (`Reading`), alike for every kind.
+
+- **Out.**  A kind queues a mail that opens a phase for a seat with ``opens=seat``
+  (`judge.service.outgoing.outbox.queue`): the host then asks the game's kind for that seat's form
+  (through the registry a session carries, `Registry`) and appends it as one block, unless the
+  reader's mailbox chose ``SET FORM OFF`` (`judge.service.outgoing.preferences`).  The block opens
+  with a marker line (``%% form for S1901M of g1, France``) and ends with ``%% end of form``; between
+  them come the host's note on how to fill it and the kind's notes, each a comment line (``%``,
+  which the host's parser skips, `judge.commands.parse`), the sign-on line with its password left
+  blank, and the kind's lines.  Every line is at most `WIDTH` characters.
+- **Blanks.**  Whatever the player must choose is written ``_``, which no reader of the judge takes
+  for a value: a line left as the form gave it is refused by its kind's reader, and is never an order
+  the player did not choose.  More: a reply's line equal (blanks and case aside, `normal`) to one of
+  the seat's form's lines is dropped before it is read, without a word (`Reading.unfilled`), and so
+  is the sign-on line with its blank password (`unfilled_signon`).
+- **Markers in a reply.**  Quoted lines (``> ``) are dropped before any of this (`judge.mail.inbound`),
+  so only a marker the player kept unquoted is read (`judge.commands.parse.FormOpens`, `FormEnds`):
+  one that names the phase, game and seat the lines act for is passed over in silence; one that
+  names another is answered in words, and none of the lines up to its ``%% end of form`` is applied
+  (`judge.service.incoming.handlers.conversation`).
+"""
+
+from __future__ import annotations
+
+import textwrap
+from dataclasses import dataclass
+from typing import Protocol
+
+from sqlalchemy.orm import Session
+
+from judge.store.models import Game
+
+WIDTH = 72
+"""The longest line of a form: the longest a mail's fixed line may be (RFC 3676's advice, and a phone's)."""
+BLANK = "_"
+"""What a form writes where the player must choose: no reader of the judge reads it as a value."""
+KINDS = "kinds"
+"""Where a session keeps the judge's registry of kinds (`judge.service.hosting.kinds.Kinds`), which
+answers for each game's kind (`Registry`)."""
+HOW = ("Replace each _ below with your choice and send the lines back. A line left as it is, "
+       "like every line starting with %, is not read.")
+"""The host's note at the head of every form: how to fill it (one sentence, wrapped as it is laid out)."""
+
+
+@dataclass(frozen=True)
+class Form:
+    """A seat's form for a phase, as its kind gives it (`judge.service.hosting.kinds.Commands.form`):
+    the ``phase`` it is for (its name), the ``seat`` as the form's first line names it ("France"),
+    ``notes``, what the player should know to fill it (its money, what each unit may do), each a
+    sentence, and ``lines``, each a line the player may send, written with `BLANK` where the player
+    must choose (``_ : A PAR H``), so that a line left as it is is no order."""
+
+    phase: str
+    seat: str
+    notes: tuple[str, ...] = ()
+    lines: tuple[str, ...] = ()
+
+
+class FormSource(Protocol):
+    """What the host asks a kind for: a seat's form for the phase its game is in (None: no form)."""
+
+    def form(self, session: Session, game: Game, seat: str) -> Form | None: ...
+
+
+class Registry(Protocol):
+    """The judge's kinds as the outbox reaches them (`KINDS`): the kind of a game."""
+
+    def of(self, game: Game) -> FormSource: ...
+
+
+def form_of(session: Session, game: Game, seat: str) -> Form | None:
+    """``seat``'s form for the phase ``game`` is in, as its kind gives it (None: none, or a session
+    without the judge's kinds)."""
+    registry: Registry | None = session.info.get(KINDS)
+    return registry.of(game).form(session, game, seat) if registry is not None else None
+
+
+def lay_out(form: Form, game: str, seat: str) -> list[str]:
+    """``form`` as the block that ends a mail to ``seat`` (its name as SIGNON takes it) of ``game``:
+    the opening marker, the host's note and the kind's as comment lines (a note longer than a line
+    goes on over more, each a comment), the sign-on line, the kind's lines, the end marker."""
+    block = [f"%% form for {form.phase} of {game}, {form.seat}"]
+    for note in (HOW, *form.notes):
+        block.extend(textwrap.wrap(note, WIDTH, initial_indent="% ", subsequent_indent="%   ",
+                                   break_on_hyphens=False, break_long_words=True))
+    block.append(signon_line(seat, game))
+    block.extend(form.lines)
+    block.append("%% end of form")
+    return block
+
+
+def signon_line(seat: str, game: str) -> str:
+    """The form's sign-on line, its password left blank."""
+    return f"SIGNON {seat}@{game} {BLANK}"
+
+
+def normal(line: str) -> str:
+    """A line as a reply's line is compared with a form's: its words, single-spaced, in capitals."""
+    return " ".join(line.split()).upper()
+
+
+def unfilled(form: Form | None) -> frozenset[str]:
+    """The lines of ``form`` as a reply that leaves them so writes them (`normal`)."""
+    return frozenset(normal(line) for line in form.lines) if form is not None else frozenset()
+
+
+def unfilled_signon(line: str) -> bool:
+    """Whether ``line`` is a form's sign-on line left as it was given (its password still `BLANK`)."""
+    words = line.split()
+    return len(words) == 3 and words[0].upper() == "SIGNON" and words[2] == BLANK

@@ -1,0 +1,131 @@
+"""The form to fill by mail (issue 69, item 1): each mail that opens a phase for a power ends with its form,
+its legal orders listed, and a reply to it is read as if only the player's own lines were written, in a real
+Payola game (France Alice, Germany Bob, England Carol)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from sqlalchemy import select
+
+from judge.service.hosting import host
+from judge.store.models import Game
+from tests.games.payola.by_mail import FRANCE, play_spring, start
+from tests.support.harness import Judge, Sent
+from tests.support.people import ALICE, CAROL
+
+START_FORM = [  # hand-worked from the standard board: France's units in spring 1901 and where each may go
+    "%% form for S1901M of g1, France",
+    "% A PAR: H, - BRE, - BUR, - GAS, - PIC, S F BRE, S F BRE - GAS",
+    "% A PAR: S F BRE - PIC, S A MAR - BUR, S A MAR - GAS, S A MUN - BUR",
+    "% F BRE: H, - ENG, - GAS, - MAO, - PIC, S F LON - ENG, S A MAR - GAS",
+    "% A MAR: H, - BUR, - GAS, - PIE, - SPA, S F BRE - GAS, S A MUN - BUR",
+    "SIGNON FRANCE@g1 _",
+    "_ : A MAR H",
+    "_ : A PAR H",
+    "_ : F BRE H",
+    "ACCEPT _",
+    "_ $",
+    "%% end of form",
+]
+
+
+@pytest.fixture
+def judge(tmp_path: Path) -> Judge:
+    return start(Judge(tmp_path))
+
+
+def form_of(mail: Sent) -> list[str]:
+    """The form block a mail ends with: from its opening line to its end line."""
+    lines = mail.body.rstrip("\n").split("\n")
+    opening = next(index for index, line in enumerate(lines) if line.startswith("%% form for"))
+    assert lines[-1] == "%% end of form"
+    return lines[opening:]
+
+
+def sheet(judge: Judge, power: str = "FRANCE", phase: str = "S1901M") -> str | None:
+    """The offer sheet ``power`` has in ``phase``, as kept."""
+    with judge.db.transaction() as session:
+        game = session.scalar(select(Game).where(Game.name == "g1"))
+        assert game is not None
+        return host.latest_texts(session, game, phase).get((power, "sheet"))
+
+
+def start_mail(judge: Judge, address: str = ALICE) -> Sent:
+    return next(mail for mail in judge.all_mail() if mail.to == address and mail.subject == "g1 starts")
+
+
+def test_the_start_mail_ends_with_the_powers_form_its_units_legal_orders_listed(judge: Judge) -> None:
+    form = form_of(start_mail(judge))
+    assert all(line in form for line in START_FORM)
+    assert form[0] == START_FORM[0] and form[-7:] == START_FORM[-7:]
+    assert "% Treasury: 48 AgP." in form
+    assert "% Acceptance list: F?. To change it, replace the _ of the ACCEPT line" in form
+    assert all(len(line) <= 72 for line in form)
+
+
+def test_a_results_mail_ends_with_the_form_for_the_next_phase(judge: Judge) -> None:
+    play_spring(judge)
+    results = next(mail for mail in judge.new_mail() if mail.to == ALICE and mail.subject == "g1 S1901M results")
+    form = form_of(results)
+    assert form[0] == "%% form for F1901M of g1, France"
+    assert "_ : A BUR H" in form and "_ : A PAR H" not in form  # A PAR moved to Burgundy in the spring
+    assert "% A BUR: H, - BEL, - GAS, - MAR, - MUN, - PAR, - PIC, - RUH" in form
+
+
+def test_a_reply_quoting_the_whole_mail_applies_the_filled_lines_and_answers_no_other(judge: Judge) -> None:
+    mail = start_mail(judge)
+    filled = [line.replace("_ : A PAR H", "3 : A PAR - BUR") for line in form_of(mail)]
+    quoted = [f"> {line}" if line else ">" for line in mail.body.split("\n")]
+    judge.send(ALICE, "\n".join([FRANCE.strip(), *filled, "", *quoted]), subject="Re: g1 starts")
+    assert judge.outcome_of("3 : A PAR - BUR") == ("ok", "SHEET_ACCEPTED")
+    assert sheet(judge) == "3 : A PAR - BUR"
+    answered = {answer.text for answer in judge.answers}
+    assert answered == {"SIGNON F@g1 ****", "3 : A PAR - BUR"}  # no comment, blank, quoted or unfilled line
+
+
+def test_a_reply_with_the_form_untouched_applies_nothing_and_says_so(judge: Judge) -> None:
+    judge.send(ALICE, "\n".join([FRANCE.strip(), *form_of(start_mail(judge))]), subject="Re: g1 starts")
+    assert {answer.text for answer in judge.answers} == {"SIGNON F@g1 ****"}
+    assert sheet(judge) is None
+    assert "Your form for S1901M of g1 came back as the judge sent it" in judge.last_to(ALICE).body
+
+
+@pytest.mark.parametrize("opening", ["%% form for S1901M of g1, Germany", "%% form for F1901M of g1, France",
+                                     "%% form for S1901M of g2, France"])
+def test_a_form_of_another_seat_phase_or_game_is_answered_and_none_of_it_applied(judge: Judge,
+                                                                                 opening: str) -> None:
+    judge.send(ALICE, "\n".join([FRANCE.strip(), opening, "3 : A PAR - BUR", "_ : F BRE H", "%% end of form",
+                                 "2 : A MAR - SPA"]))
+    assert judge.outcome_of(opening) == ("ignored", "OTHER_FORM")
+    assert judge.outcome_of("3 : A PAR - BUR") == ("ignored", "OTHER_FORM")
+    assert "_ : F BRE H" not in {answer.text for answer in judge.answers}
+    assert judge.outcome_of("2 : A MAR - SPA") == ("ok", "SHEET_ACCEPTED")  # after the form's end: the player's
+    assert sheet(judge) == "2 : A MAR - SPA"
+
+
+def test_set_form_off_drops_the_form_from_the_next_mail_and_on_brings_it_back(judge: Judge) -> None:
+    judge.send(ALICE, "SET FORM OFF")
+    assert judge.outcome_of("SET FORM OFF") == ("ok", "FORM_SET")
+    play_spring(judge)
+    mails = {mail.to: mail for mail in judge.new_mail() if mail.subject == "g1 S1901M results"}
+    assert "%% form for" not in mails[ALICE].body
+    assert form_of(mails[CAROL])[0] == "%% form for F1901M of g1, England"
+    judge.send(ALICE, "SET FORM ON")
+    assert judge.outcome_of("SET FORM ON") == ("ok", "FORM_SET")
+
+
+def test_a_tin_cup_form_lists_no_unit_its_power_cannot_see(tmp_path: Path) -> None:
+    judge = start(Judge(tmp_path), "BLIND")
+    form = form_of(start_mail(judge))
+    assert "_ : A PAR H" in form and "% A PAR: H, - BRE, - BUR, - GAS, - PIC, S F BRE, S F BRE - GAS" in form
+    notes = "\n".join(line for line in form if line.startswith("% "))
+    assert "MUN" not in notes and "LON" not in notes  # Germany's army and England's fleet, out of France's sight
+
+
+def test_help_form_shows_a_form_and_its_reply_and_set_form(judge: Judge) -> None:
+    judge.send(ALICE, "HELP FORM")
+    body = judge.last_to(ALICE).body
+    assert "== form: " in body and "%% form for S1901M of g1, France" in body
+    assert "3 : A PAR - BUR" in body and "SET FORM OFF" in body
