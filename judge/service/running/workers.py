@@ -223,6 +223,7 @@ class Workers:
         while True:
             for index, worker in enumerate(self.workers):
                 if worker is not None and worker.started and index in pending:
+                    worker.heard = time.monotonic()  # its silence counts from now: it was idle, not stalled
                     pending.pop(index)(index, worker)
             working = {index: worker for index, worker in enumerate(self.workers)
                        if worker is not None and (not worker.started or worker.busy)}
