@@ -116,3 +116,33 @@ def _stuffed(line: str) -> str:
     """``line`` with the space RFC 3676 4.4 puts before a line that begins with a space, ``>`` or
     ``From `` (which a reader would take for stuffing, a quote or an mbox's separator)."""
     return f" {line}" if line[:1] in (" ", ">") or line.startswith("From ") else line
+
+
+def unflow(text: str, *, delsp: bool = False) -> str:
+    """Undo RFC 3676 format=flowed: rejoin lines broken at soft line breaks (a trailing space),
+    take away each line's stuffing; a quoted line (``>``) is joined only to lines of its depth.
+    What a player's flowed mail is read as (`judge.mail.inbound`), and the judge's own text as its
+    reader sees it (`flow`'s inverse: the demos read the judge's mail so)."""
+    out: list[str] = []
+    pending: str | None = None  # the paragraph being joined, without its quote marks
+    pending_depth = 0
+    for line in _LINE_ENDS.split(text):
+        depth = len(line) - len(line.lstrip(">"))
+        content = line[depth:]
+        if content.startswith(" "):
+            content = content[1:]  # space-stuffing
+        signature = content == "-- " and not depth
+        if pending is not None and (depth != pending_depth or signature):
+            out.append(">" * pending_depth + pending)
+            pending = None
+        flowed = content.endswith(" ") and not signature
+        if flowed and delsp:
+            content = content[:-1]
+        pending = content if pending is None else pending + content
+        pending_depth = depth
+        if not flowed:
+            out.append(">" * depth + pending)
+            pending = None
+    if pending is not None:
+        out.append(">" * pending_depth + pending)
+    return "\n".join(out)
