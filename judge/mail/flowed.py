@@ -16,11 +16,10 @@ prose from its fixed lines by a rule a template writer can follow:
   capitals such as ``CONFIRM`` or ``NOTE:``, nor a unit such as ``A PAR``).  Otherwise the break
   stays hard: a line of its own (``Your balance: 48 AgP``) is never joined to the next.
 - Each line as a reader will see it (a paragraph joined, or a fixed line) longer than `WIDTH` is
-  broken at spaces into soft lines of at most `WIDTH` characters, unless it is a table's or a
-  list's row: it holds two spaces in a row after its indent, or is indented by more than
-  `ANSWER_INDENT` spaces (the templates keep those short).  A long line indented as an answer's
-  (``  ERROR: ...``) is a paragraph alone: its continuations start at the margin in a reader that
-  does not reflow.
+  broken at spaces into soft lines of at most `WIDTH` characters, unless it is a table's row (it
+  holds two spaces in a row after its indent: the templates keep those short).  A long indented
+  line (an answer's ``  ERROR: ...``, a list's item) is a paragraph alone: its continuations start
+  at the margin in a reader that does not reflow, and a reader that does keeps its indent.
 - Trailing spaces of the text are dropped (a space at a line's end would make it soft), and a line
   that begins with a space, ``>`` or ``From `` is space-stuffed (a space put before it, which the
   reader takes away).
@@ -39,10 +38,6 @@ WIDTH = 72
 
 FLOWED = {"format": "flowed", "delsp": "no"}
 """The ``Content-Type`` parameters of a text `flow` made."""
-
-ANSWER_INDENT = 2
-"""The indent of an answer's lines under the line they answer (``  OK: ...``): a longer line so
-indented is broken as prose; one indented more is a table's or a list's, never broken."""
 
 SIGNATURE = "-- "
 _LINE_ENDS = re.compile(r"\r\n|\r|\n")  # the line ends the email package cuts a text's bytes at
@@ -95,7 +90,7 @@ def _wrapped(line: str) -> list[str]:
     """``line`` as the lines sent: stuffed, and broken into soft lines of at most `WIDTH` if it is
     longer and not a table's row."""
     indent = len(line) - len(line.lstrip(" "))
-    if len(_stuffed(line)) <= WIDTH or indent > ANSWER_INDENT or "  " in line[indent:]:
+    if len(_stuffed(line)) <= WIDTH or "  " in line[indent:]:
         return [_stuffed(line)]
     pieces: list[str] = []
     start = 0

@@ -62,7 +62,9 @@ from judge.payola.determination import Statement
 from judge.payola.offers import Offer, OfferKind
 from judge.wording import power_title
 
-WIDTH = 76
+WIDTH = 70
+"""The width text is wrapped at: with the space that stuffs an indented line, within the 72 characters
+of the judge's mail (`judge.mail.flowed`)."""
 
 
 def title(corporation: str) -> str:

@@ -198,8 +198,9 @@ def _operation_spelled(order: Order | UnitRef, area: Names) -> str:
 # -- the board ------------------------------------------------------------------------------------------
 
 
-WIDTH = 100
-"""Lists longer than this are wrapped, each line indented."""
+WIDTH = 70
+"""Lists longer than this are wrapped, each line indented: a line and the space that stuffs an indented
+one fit the 72 characters of the judge's mail (`judge.mail.flowed`)."""
 
 
 def wrapped(head: str, items: Sequence[str], indent: str = "    ") -> list[str]:
@@ -220,7 +221,7 @@ def _city(board: Board, code: str) -> str:
     return f" [{'F' if city.fortified else 'c'}{city.income}{'p' if city.port else ''}]"
 
 
-def area_lines(board: Board, per_line: int = 3) -> list[str]:
+def area_lines(board: Board, per_line: int = 2) -> list[str]:
     """Every area's code and name, as letters may name them, and its city (the start mail)."""
     cells = [f"{code:<4} {area.name}{_city(board, code)}" for code, area in sorted(board.areas.items())]
     width = max(len(cell) for cell in cells) + 2
