@@ -9,7 +9,8 @@ prose from its fixed lines by a rule a template writer can follow:
 
 - A line is **fixed** if it is empty, begins with a space or ``>``, holds two spaces in a row (the
   columns of a table), or is the signature separator ``-- ``.  Every other line is **prose**.
-- Two prose lines in a row make one paragraph (the first goes on into the second) when the second
+- Two prose lines in a row make one paragraph (the first goes on into the second), unless the
+  first ends with a colon (it opens a list: ``What the investor knows now:``), when the second
   goes on with a sentence (it begins with a lower-case letter or ``(``), or when the first ends a
   sentence or clause (``.``, ``!``, ``?``, ``,`` or ``;``, before any closing bracket or quote) and
   the second begins a sentence (a capital, then lower case: ``Your``, ``A phase``; not a word in
@@ -70,7 +71,7 @@ def is_fixed(line: str) -> bool:
 
 def _goes_on(line: str, following: str) -> bool:
     """Whether the prose ``line`` goes on into ``following`` (the module's rule)."""
-    if is_fixed(line) or is_fixed(following):
+    if is_fixed(line) or is_fixed(following) or line.endswith(":"):
         return False
     if following[0].islower() or following[0] == "(":
         return True

@@ -40,6 +40,7 @@ def test_a_paragraph_wrapped_by_hand_is_joined_where_its_sentence_goes_on() -> N
     ("Send this line back.\nCONFIRM 78093b2e0631272a", False),
     ("The orders.\nA PAR - BUR", False),  # a unit, not "A phase"
     ("Powers, in the board's order:\nAustria: dummy", False),  # a colon opens a list
+    ("What the investor knows now:\ninvestor order (E30): ANN", False),  # even one in lower case
 ])
 def test_two_lines_are_one_paragraph_only_where_the_rule_says(text: str, joined: bool) -> None:
     first, second = text.split("\n")

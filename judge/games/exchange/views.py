@@ -62,9 +62,7 @@ from judge.payola.determination import Statement
 from judge.payola.offers import Offer, OfferKind
 from judge.wording import power_title
 
-WIDTH = 70
-"""The width text is wrapped at: with the space that stuffs an indented line, within the 72 characters
-of the judge's mail (`judge.mail.flowed`)."""
+WIDTH = 76
 
 
 def title(corporation: str) -> str:

@@ -198,9 +198,8 @@ def _operation_spelled(order: Order | UnitRef, area: Names) -> str:
 # -- the board ------------------------------------------------------------------------------------------
 
 
-WIDTH = 70
-"""Lists longer than this are wrapped, each line indented: a line and the space that stuffs an indented
-one fit the 72 characters of the judge's mail (`judge.mail.flowed`)."""
+WIDTH = 100
+"""Lists longer than this are wrapped, each line indented."""
 
 
 def wrapped(head: str, items: Sequence[str], indent: str = "    ") -> list[str]:
