@@ -39,6 +39,7 @@ from functools import lru_cache
 from html.parser import HTMLParser
 from typing import Any, NamedTuple
 
+from judge.mail.flowed import unflow
 from judge.mail.outbound import one_line, usable_message_id, well_formed
 
 MAX_LINES = 2000
@@ -607,7 +608,7 @@ def _part_text(part: Message) -> str:
             data = b""
     text = _decode(data, _charset(part))
     if _is_flowed(part):
-        text = _unflow(text, delsp=_param(part, "delsp").lower() == "yes")
+        text = unflow(text, delsp=_param(part, "delsp").lower() == "yes")
     return text
 
 
@@ -655,33 +656,6 @@ def _decode(data: bytes, charset: str) -> str:
 def _is_flowed(part: Message) -> bool:
     """Whether the part is text/plain with ``format=flowed`` (RFC 3676)."""
     return _content_type(part) == "text/plain" and _param(part, "format").lower() == "flowed"
-
-
-def _unflow(text: str, *, delsp: bool) -> str:
-    """Undo RFC 3676 format=flowed: rejoin lines broken at soft line breaks (a trailing space)."""
-    out: list[str] = []
-    pending: str | None = None  # the paragraph being joined, without its quote marks
-    pending_depth = 0
-    for line in _split_lines(text):
-        depth = len(line) - len(line.lstrip(">"))
-        content = line[depth:]
-        if content.startswith(" "):
-            content = content[1:]  # space-stuffing
-        signature = content == "-- " and not depth
-        if pending is not None and (depth != pending_depth or signature):
-            out.append(">" * pending_depth + pending)
-            pending = None
-        flowed = content.endswith(" ") and not signature
-        if flowed and delsp:
-            content = content[:-1]
-        pending = content if pending is None else pending + content
-        pending_depth = depth
-        if not flowed:
-            out.append(">" * depth + pending)
-            pending = None
-    if pending is not None:
-        out.append(">" * pending_depth + pending)
-    return "\n".join(out)
 
 
 # --- HTML ---------------------------------------------------------------------------------------------

@@ -4,7 +4,8 @@ Every message is marked as machine-made (``Auto-Submitted``, RFC 3834, and ``Pre
 for the auto-responders that know only that) and carries the loop header, so that neither
 other robots nor the judge itself answer it.  Its text is 7-bit
 (quoted-printable when it is not ASCII), so no relay on the way has to convert it, which would
-break a DKIM signature made before the conversion.  An answer carries the whole thread in
+break a DKIM signature made before the conversion, and ``format=flowed`` (RFC 3676,
+`judge.mail.flowed`: prose reflows on a phone, tables stay as they are).  An answer carries the whole thread in
 ``References`` (RFC 5322 3.6.4), so that mail clients keep a game's mail together.  A game's
 mail says which game it is about as a mailing list's does (``List-Id``, RFC 2919), so that
 people can filter it, and how to get help or stop it (``List-Help``, ``List-Unsubscribe``,
@@ -42,6 +43,8 @@ from email.parser import BytesHeaderParser
 from email.utils import format_datetime, make_msgid
 from pathlib import Path
 from typing import BinaryIO, Literal, cast
+
+from judge.mail.flowed import FLOWED, flow
 
 LOOP_HEADER = "X-Payola-Judge"
 MAX_MESSAGE_ID = 250  # characters of a message id the judge repeats in In-Reply-To
@@ -108,7 +111,8 @@ def build_message(
     list_headers: Sequence[tuple[str, str]] = (),
 ) -> bytes:
     """A text/plain UTF-8 message from the judge, as bytes with ``\\n`` line endings; with
-    ``attachments`` (a map, say) a multipart/mixed one whose first part is that text.
+    ``attachments`` (a map, say) a multipart/mixed one whose first part is that text.  The text is
+    sent ``format=flowed`` (RFC 3676: `judge.mail.flowed`), its prose reflowing on a phone.
 
     ``date`` defaults to now (a naive one is taken as UTC); ``message_id`` to a fresh one in
     ``domain``.  Given both, the same arguments give the same bytes (a multipart boundary is
@@ -145,7 +149,7 @@ def build_message(
     ascii_only = all(address.addr_spec.isascii() for name, value in fields[:2]
                      for address in cast(AddressHeader, _header(name, value)).addresses)
     head = [_folded(name, value, ascii_only) for name, value in fields]
-    mime, content, text = _text(well_formed(body), ascii_only)
+    mime, content, text = _text(flow(well_formed(body)), ascii_only)
     if not attachments:
         return b"".join([*head, *content, *mime, b"\n", text])
     # the same message each time it is built: the boundary comes from its Message-ID
@@ -160,7 +164,8 @@ def build_message(
 # judge set each header on an EmailMessage (``msg[name] = value``), set its text
 # (``set_content``) and wrote it (``as_bytes``); with attachments, those the package writes once
 # ``add_attachment`` has added them (tests/mail/test_outbound.py holds both against the package
-# itself).  It leaves out the package's work that is the same for every mail of a deadline (the
+# itself), the text being the body made format=flowed (`judge.mail.flowed.flow`, its parameters on
+# the text's Content-Type).  It leaves out the package's work that is the same for every mail of a deadline (the
 # sender spent 5 to 6 ms a results mail, a quarter of a deadline evening's CPU):
 # - the package writes each header on its own (``policy.fold_binary(name, header)``, one after
 #   the other, then the blank line and the body), so a header's bytes depend only on its name,
@@ -208,7 +213,8 @@ def _text(text: str, ascii_only: bool) -> tuple[tuple[bytes, ...], tuple[bytes, 
 def _package_text(text: str, ascii_only: bool) -> tuple[tuple[bytes, ...], tuple[bytes, ...], bytes]:
     """`_text` as the email package makes it."""
     part = EmailMessage(policy=policy.default)
-    part.set_content(text, subtype="plain", charset="utf-8", cte=None if text.isascii() else "quoted-printable")
+    part.set_content(text, subtype="plain", charset="utf-8", cte=None if text.isascii() else "quoted-printable",
+                     params=FLOWED)
     head, _, body = part.as_bytes(policy=_ASCII_HEADERS if ascii_only else _UTF8_HEADERS).partition(b"\n\n")
     fields: list[bytes] = []
     for line in head.split(b"\n"):

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from judge.mail.flowed import FLOWED, flow
 from judge.mail.inbound import parse_mail
 from judge.mail.outbound import LOOP_HEADER, Attachment, MaildirOutbox, build_message
 
@@ -239,7 +240,8 @@ def test_a_message_with_attachments_is_what_the_email_package_writes(to: str, bo
     for name, value in headers(raw).items():
         if name not in ("Content-Type", "MIME-Version", "Content-Transfer-Encoding"):
             expected[name] = str(value)
-    expected.set_content(body, subtype="plain", charset="utf-8", cte=None if body.isascii() else "quoted-printable")
+    expected.set_content(flow(body), subtype="plain", charset="utf-8",
+                         cte=None if body.isascii() else "quoted-printable", params=FLOWED)
     for attachment in files:
         maintype, _, subtype = attachment.content_type.partition("/")
         expected.add_attachment(attachment.data, maintype=maintype, subtype=subtype, filename=attachment.filename)
@@ -276,8 +278,8 @@ def test_a_text_message_is_written_header_by_header_then_its_text() -> None:
     order it sets them, then the text part's (7-bit: ASCII, no line over 78 characters), a blank
     line and the text."""
     raw = build(message_id="<m1@payola.example>")
-    assert raw == (RESULTS_HEAD + b'Content-Type: text/plain; charset="utf-8"\n'
-                   b"Content-Transfer-Encoding: 7bit\n"
+    assert raw == (RESULTS_HEAD + b"Content-Transfer-Encoding: 7bit\n"
+                   b'Content-Type: text/plain; charset="utf-8"; format="flowed"; delsp="no"\n'
                    b"MIME-Version: 1.0\n"
                    b"\n"
                    b"Spring 1901 results\nA PAR - BUR succeeds\n")
@@ -288,8 +290,8 @@ def test_a_message_to_a_utf8_address_has_utf8_headers_and_a_quoted_printable_tex
     text is quoted-printable: é is C3 A9 in UTF-8, so ``=C3=A9``."""
     raw = build(to="zoë@example.org", body="Résultats\n", message_id="<m1@payola.example>")
     assert raw == (RESULTS_HEAD.replace(b"alice@example.org", "zoë@example.org".encode())
-                   + b'Content-Type: text/plain; charset="utf-8"\n'
-                   b"Content-Transfer-Encoding: quoted-printable\n"
+                   + b"Content-Transfer-Encoding: quoted-printable\n"
+                   b'Content-Type: text/plain; charset="utf-8"; format="flowed"; delsp="no"\n'
                    b"MIME-Version: 1.0\n"
                    b"\n"
                    b"R=C3=A9sultats\n")
@@ -309,8 +311,8 @@ def test_a_message_with_a_map_is_written_as_a_multipart_by_hand(to: str) -> None
                    b'Content-Type: multipart/mixed; boundary="' + mark + b'"\n'
                    b"\n"
                    b"--" + mark + b"\n"
-                   b'Content-Type: text/plain; charset="utf-8"\n'
                    b"Content-Transfer-Encoding: 7bit\n"
+                   b'Content-Type: text/plain; charset="utf-8"; format="flowed"; delsp="no"\n'
                    b"\n"
                    b"Spring 1901 results\nA PAR - BUR succeeds\n"
                    b"\n"
@@ -339,7 +341,8 @@ def test_the_text_is_what_the_email_package_writes(body: str, to: str) -> None:
     for name, value in headers(build(to=to, body=body, message_id="<m1@payola.example>")).items():
         if name not in ("Content-Type", "MIME-Version", "Content-Transfer-Encoding"):
             expected[name] = str(value)
-    expected.set_content(body, subtype="plain", charset="utf-8", cte=None if body.isascii() else "quoted-printable")
+    expected.set_content(flow(body), subtype="plain", charset="utf-8",
+                         cte=None if body.isascii() else "quoted-printable", params=FLOWED)
     assert build(to=to, body=body, message_id="<m1@payola.example>") == expected.as_bytes(
         policy=email.policy.default.clone(max_line_length=200, utf8=not to.isascii()))
 
@@ -368,8 +371,8 @@ def test_list_headers_come_after_the_judges_own_as_they_were_given() -> None:
                    b"List-Help: <mailto:judge@payola.example?subject=HELP&body=HELP>\n"
                    b"List-Unsubscribe: <mailto:judge@payola.example?subject=UNOBSERVE%20spring"
                    b"&body=UNOBSERVE%20spring>\n"
-                   b'Content-Type: text/plain; charset="utf-8"\n'
                    b"Content-Transfer-Encoding: 7bit\n"
+                   b'Content-Type: text/plain; charset="utf-8"; format="flowed"; delsp="no"\n'
                    b"MIME-Version: 1.0\n"
                    b"\n"
                    b"Spring 1901 results\nA PAR - BUR succeeds\n")
@@ -385,7 +388,8 @@ def test_a_message_with_list_headers_and_a_map_is_what_the_email_package_writes(
     for name, value in headers(raw).items():
         if name not in ("Content-Type", "MIME-Version", "Content-Transfer-Encoding"):
             expected[name] = str(value)
-    expected.set_content("Spring 1901 results\nA PAR - BUR succeeds\n", subtype="plain", charset="utf-8")
+    expected.set_content("Spring 1901 results\nA PAR - BUR succeeds\n", subtype="plain", charset="utf-8",
+                         params=FLOWED)
     expected.add_attachment(files[0].data, maintype="image", subtype="png", filename="map.png")
     boundary = headers(raw).get_boundary()
     assert boundary is not None

@@ -206,7 +206,7 @@ def test_the_token_mail_promises_no_new_request_only_where_the_judges_mta_vouche
     judge.send("carol@example.org", "JOIN g5 pw Carol", headers=vouching(judge.settings, "carol@example.org"))
     again = len(tokens(judge.db, "carol@example.org")) == 2
     promised = "Once this address has confirmed, the judge no longer asks when you write from it yourself" in asked.body
-    said = "so the judge asks each time a request\nwould send a game's mail to an address" in asked.body
+    said = "so the judge asks each time a request would send a game's mail to an address" in asked.body
     assert (promised, said, again) == ((True, False, False) if authenticates else (False, True, True))
 
 

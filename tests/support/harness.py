@@ -40,6 +40,7 @@ from judge.service.running.app import inject, process_game, run_deadlines
 from judge.service.running.app import open_database as open_kinds_database_with
 from judge.store.database import Database
 from judge.store.models import ConfirmedAddress, Outbox
+from tests.support.flowed import meant
 
 _ids = itertools.count(1)
 MX = "mx.test"  # the judge's MTA, where a test names none
@@ -49,7 +50,8 @@ TERMINATE_CODE = re.compile(r"to confirm, send TERMINATE (\S+)")
 
 @dataclass(frozen=True)
 class Sent:
-    """A mail the judge sent, as read back from the Maildir: its text, and its attachments by name.  Its headers
+    """A mail the judge sent, as read back from the Maildir: its text (as a reader shows it: format=flowed
+    decoded, each paragraph on one line), and its attachments by name.  Its headers
     and attachments are read from the message when first asked for: most tests read neither, and reading every
     header of every mail was a third of what reading the mail back cost."""
 
@@ -277,7 +279,7 @@ class Judge:
             message = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
             assert isinstance(message, EmailMessage)
             text = message.get_body(preferencelist=("plain",))
-            body = text.get_content() if text is not None else ""
+            body = meant(text.get_content()) if text is not None else ""  # as a reader shows it
             self._files.add(path.name)
             self._sent.append(Sent(str(message["To"]), str(message["Subject"]), str(body), message))
         return list(self._sent)

@@ -220,7 +220,7 @@ def _city(board: Board, code: str) -> str:
     return f" [{'F' if city.fortified else 'c'}{city.income}{'p' if city.port else ''}]"
 
 
-def area_lines(board: Board, per_line: int = 3) -> list[str]:
+def area_lines(board: Board, per_line: int = 2) -> list[str]:
     """Every area's code and name, as letters may name them, and its city (the start mail)."""
     cells = [f"{code:<4} {area.name}{_city(board, code)}" for code, area in sorted(board.areas.items())]
     width = max(len(cell) for cell in cells) + 2

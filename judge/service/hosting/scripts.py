@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from email.message import EmailMessage
 
+from judge.mail.flowed import unflow
 from judge.mail.outbound import MaildirOutbox
 from judge.service.config import Settings
 
@@ -95,9 +96,10 @@ class DemoJudge:
 
 
 def text_of(message: EmailMessage) -> str:
-    """The text of a mail the judge sent (the first part when maps are attached)."""
+    """The text of a mail the judge sent (the first part when maps are attached), as its reader shows
+    it: format=flowed undone, each paragraph on one line."""
     body = message.get_body(preferencelist=("plain",))
-    return str(body.get_content()) if body is not None else ""
+    return unflow(str(body.get_content())) if body is not None else ""
 
 
 def show(message: EmailMessage) -> None:

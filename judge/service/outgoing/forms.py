@@ -53,7 +53,10 @@ class Form:
     the ``phase`` it is for (its name), the ``seat`` as the form's first line names it ("France"),
     ``notes``, what the player should know to fill it (its money, what each unit may do), each a
     sentence, and ``lines``, each a line the player may send, written with `BLANK` where the player
-    must choose (``_ : A PAR H``), so that a line left as it is is no order."""
+    must choose (``_ : A PAR H``), so that a line left as it is is no order.  Every line holds a
+    `BLANK` as a word of its own (a line without one would be a choice made for the player): a reply's
+    line without one is never the form's, and the form is asked for only for a line with one (a run
+    of mail reads no more for the replies that keep no form)."""
 
     phase: str
     seat: str

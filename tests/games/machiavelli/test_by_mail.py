@@ -183,7 +183,7 @@ def test_each_player_is_told_its_country_the_board_and_the_spring_letter_it_owes
             "    10 provinces: Bergamo (ber), Brescia (bre), Dalmatia (dal), Friuli (fri), Istria (ist),\n"
             "      Padua (pad), Treviso (trv), Venice (ven), Verona (ver), Vicenza (vic)\n"
             "    4 cities: Dalmatia (dal), Padua (pad), Treviso (trv), Venice (ven)\n") in body
-    assert "psa  Pisa [F1p]" in body and "pst  Pistoia " in body  # the areas' codes, as letters name them
+    assert "psa  Pisa [F1p]" in body and "pst  Pistoia" in body  # the areas' codes, as letters name them
     assert "In this first spring you may raise at most 3 units, and there is no income (3, M48)." in body
     assert "First phase: SP1454A, the spring letter of Spring 1454 (A orders); deadline 2026-01-08 12:00 UTC." in body
     assert "Without a letter: the units' salaries are paid by default" in body

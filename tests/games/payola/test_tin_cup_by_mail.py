@@ -296,7 +296,7 @@ def test_rule_6_3_tin_cup_the_view_rule_is_what_the_mails_show(played: Played) -
 def test_rule_6_3_tin_cup_players_are_told_at_the_start_what_they_will_see(played: Played) -> None:
     starts = [m for m, _ in played.mails if m.subject == "tc starts" and m.to in PLAYERS.values()]
     assert len(starts) == 7
-    assert all("you see only the part of the board near your units and\nhome centers" in m.body for m in starts)
+    assert all("you see only the part of the board near your units and home centers" in m.body for m in starts)
     [status] = [m for m, current in played.mails if m.to == PLAYERS["ITALY"] and current == "S1901M"
                 and "> STATUS" in m.body]
     assert "The board for S1901M, as Italy sees it:" in status.body and "Austria, in sight: F TRI" in status.body

@@ -807,7 +807,7 @@ def test_a_confirmation_names_the_kind_of_game_asked_for_never_payola(tmp_path: 
     judge.send(GM, "CREATE pp gm-pw pirates PLAYERS=4")
     [asked] = [m for m in judge.all_mail() if m.subject.startswith("Please confirm: CREATE pp")]
     assert asked.body.startswith("Someone asked the judge at judge@localhost to send the mail of a game of "
-                                 "Pirates' Proposal\nto this address:")
+                                 "Pirates' Proposal to this address:")  # one paragraph, as a reader shows it
     judge.send(address("Ann"), "JOIN pp pw-ann Ann")
     [asked] = [m for m in judge.all_mail() if m.subject == "Please confirm: JOIN pp"]
     assert "a game of Pirates' Proposal" in asked.body

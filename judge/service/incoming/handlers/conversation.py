@@ -310,6 +310,8 @@ class Conversation(Holding):
                 self.echo(line.text, "ignored", "not applied: it is in the form of another phase, game or seat, "
                           "as the answer to that form's first line says", code="OTHER_FORM")
             return True
+        if forms.BLANK not in line.text.split():  # no line of a form is without a blank: its form is not asked for
+            return False
         key = ("form", context.game.id, context.game.phase, context.seat)
         if key not in self.cache:
             self.cache[key] = forms.unfilled(self.kinds.of(context.game).form(self.session, context.game,

@@ -1,0 +1,76 @@
+"""Every kind's mail reads on a phone (issue 69.2): each text part is format=flowed, no line is over
+72 characters, and read back by a reader of RFC 3676 (`tests.support.flowed`, ``formatflowed``) it
+gives back every word the judge wrote, in order, with every table's, list's and answer's line as it
+was written: never joined to another, never broken, at 40 columns as at 72."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from sqlalchemy import select
+
+from judge.mail.flowed import WIDTH, is_fixed
+from judge.store.models import Outbox
+from tests.kinds.scripts import GAME, GM, Script, address, master, send, started, state
+from tests.support.flowed import chunks, on_a_phone
+from tests.support.harness import Judge, Sent
+
+
+def _play(tmp_path: Path, script: Script) -> Judge:
+    """A game of ``script``'s kind started, a player's HELP and CHECK answered, its first phase
+    played and processed, rolled back and processed again where the kind can, then ended."""
+    judge = started(tmp_path, script)
+    starts = {name: judge.last_to(address(name)) for name, _, _ in script.players}
+    first = script.players[0][0]
+    send(judge, script, first, "CHECK", *script.order(first, starts[first]))
+    for name, _, _ in script.players:
+        send(judge, script, name, *script.order(name, starts[name]))
+    master(judge, "PROCESS")
+    if script.rolls_back:
+        master(judge, "ROLLBACK", "RESUME", "PROCESS")
+    judge.send("stranger@example.org", f"WHOGAME {GAME}")
+    if state(judge)[0] != "finished":  # the test kind's game of two lots may be over already
+        judge.terminate(GM, f"SIGNON MASTER@{GAME} gm-pw")
+    return judge
+
+
+def _written(judge: Judge) -> dict[str, str]:
+    """The text the judge wrote for each mail it sent (the outbox's, before it was flowed), by Message-ID."""
+    with judge.db.transaction() as session:
+        return {row.message_id or "": row.body or "" for row in session.scalars(select(Outbox))}
+
+
+def _wire(mail: Sent) -> str:
+    """A mail's text part as sent (soft spaces and stuffing in it), and that it says it is flowed."""
+    part = mail.message.get_body(preferencelist=("plain",))
+    assert part is not None
+    assert (part.get_param("format"), part.get_param("delsp")) == ("flowed", "no"), mail.subject
+    return str(part.get_content())
+
+
+def test_every_kinds_mail_is_flowed_and_no_line_is_over_72_characters(tmp_path: Path, script: Script) -> None:
+    judge = _play(tmp_path, script)
+    long = {(mail.subject, line) for mail in judge.all_mail() for line in _wire(mail).splitlines()
+            if len(line) > WIDTH}
+    assert not long, "\n".join(f"{subject}: {line}" for subject, line in sorted(long))
+
+
+def test_every_kinds_mail_read_by_a_phone_gives_back_what_the_judge_wrote(tmp_path: Path, script: Script) -> None:
+    """Every word in order; each fixed line (a table's, a list's, an answer's, a form's) alone on its
+    line, whole, in the decoded text and at 40 columns; each paragraph made of the prose lines alone."""
+    judge = _play(tmp_path, script)
+    written = _written(judge)
+    mails = judge.all_mail()
+    assert mails
+    for mail in mails:
+        wire, text = _wire(mail), written[mail.headers["Message-ID"]]
+        read = chunks(wire)
+        assert " ".join(c.text for c in read).split() == text.split(), mail.subject
+        fixed = [line.rstrip(" ") for line in text.splitlines() if is_fixed(line.rstrip(" ")) and line.strip()]
+        short = [line for line in fixed if len(line) < WIDTH]  # a fixed line of 72 with its stuffing is broken
+        lines = [c.text for c in read]
+        phone = on_a_phone(wire, 40)
+        for line in short:
+            assert line in lines and line in phone, (mail.subject, line)
+        for paragraph in (c.text for c in read if c.paragraph):
+            assert "  " not in paragraph.lstrip(" "), (mail.subject, paragraph)  # no table's row in it
