@@ -84,6 +84,7 @@ from judge.engine.map import load_map
 from judge.engine.notation import parse_unit
 from judge.engine.position import Phase, PlacedUnit, Position
 from judge.games.payola.store import LedgerRow
+from judge.mail.flowed import unflow
 from judge.service.outgoing.sender import MAILDIR_TIME
 from judge.service.running.daemon import SENDER_PERIOD
 from judge.store.database import Database
@@ -197,7 +198,7 @@ class Mailboxes:
             assert isinstance(message, EmailMessage)
             body = message.get_body(preferencelist=("plain",))
             mails.append(Received(name, str(message["To"]), str(message["Subject"]),
-                                  str(body.get_content()) if body is not None else "",
+                                  unflow(str(body.get_content())) if body is not None else "",
                                   str(message["In-Reply-To"] or "")))
             self.seen.add(name)
         if mails:

@@ -30,6 +30,7 @@ from judge.service.hosting.contract import MEMBERS, REQUIRED, Kind
 from judge.store.models import Game
 from tests.support.clock import Clock
 from tests.support.daemon import Running
+from tests.support.flowed import meant
 from tests.support.harness import Judge, fresh_database_url
 
 GM = "gm@example.org"
@@ -154,7 +155,7 @@ def test_a_kind_defined_here_is_played_by_smtp_through_judge_serve(tmp_path: Pat
             assert isinstance(mail, EmailMessage)
             body = mail.get_body(preferencelist=("plain",))
             if mail["Subject"] == "h1 has ended" and body is not None:
-                ended[str(mail["To"])] = str(body.get_content())
+                ended[str(mail["To"])] = meant(str(body.get_content()))
         assert set(ended) == {GM, ANN, BOB}
         assert all("Ann picked the highest number" in text for text in ended.values())
     finally:

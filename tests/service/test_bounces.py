@@ -36,6 +36,7 @@ from judge.store.models import Game, InboundMail, Outbox
 from tests.support.auction import auction_judge, start_auction
 from tests.support.clock import Clock
 from tests.support.daemon import Running, maildir_subjects
+from tests.support.flowed import meant
 from tests.support.harness import fresh_database_url, raw_mail
 from tests.support.relay import Relay
 from tests.support.wait import wait_until
@@ -98,7 +99,7 @@ def notices(db: Database) -> list[tuple[str, str, str]]:
         for row in rows:
             message = email.message_from_bytes(message_of(row), policy=email.policy.default)
             assert isinstance(message, EmailMessage)
-            found.append((row.recipient, row.subject, str(message.get_content())))
+            found.append((row.recipient, row.subject, meant(str(message.get_content()))))
         return found
 
 

@@ -20,6 +20,7 @@ from judge.store.models import ConfirmedAddress
 from tests.service.every_kind import PAYOLA
 from tests.support.clock import Clock
 from tests.support.daemon import Running
+from tests.support.flowed import meant
 from tests.support.harness import Judge, fresh_database_url
 from tests.support.people import GM
 from tests.support.wait import wait_until
@@ -35,7 +36,7 @@ def bodies(settings: Settings) -> list[tuple[str, str]]:
         message = email.message_from_bytes(raw, policy=email.policy.default)
         assert isinstance(message, EmailMessage)
         text = message.get_body(preferencelist=("plain",))
-        found.append((str(message["To"]), str(text.get_content()) if text is not None else ""))
+        found.append((str(message["To"]), meant(str(text.get_content())) if text is not None else ""))
     return found
 
 

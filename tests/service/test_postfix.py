@@ -37,6 +37,7 @@ from pathlib import Path
 import pytest
 
 from judge.games.payola.demo import SPRING
+from tests.support.flowed import meant
 from tests.support.ports import free_port
 from tests.support.postfix import (
     ADMIN,
@@ -139,7 +140,7 @@ def test_a_movement_phase_through_postfix_as_the_guide_sets_it_up(site: Site) ->
         verp = rf"<judge\+b[0-9a-f]{{32}}@{re.escape(DOMAIN)}>"  # VERP: the enciphered number, then its tag
         assert re.fullmatch(verp, results["Return-Path"])
         send(f"nobody@{PLAYERS_DOMAIN}", "HELP")  # the answer bounces: no such user at players.test
-        report = site.wait_for(ADMIN, "Undeliverable mail").get_content()
+        report = meant(site.wait_for(ADMIN, "Undeliverable mail").get_content())
         assert f'unknown user: "nobody@{PLAYERS_DOMAIN}"' in report
         judge = outage(site, judge, settings, port)
     finally:

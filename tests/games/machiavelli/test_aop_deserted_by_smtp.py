@@ -39,6 +39,7 @@ from judge.service.running.app import next_due
 from judge.store.models import Game
 from tests.support.clock import Clock
 from tests.support.daemon import Running
+from tests.support.flowed import meant
 from tests.support.harness import fresh_database_url
 from tests.support.people import GM, OBSERVER
 from tests.support.wait import wait_until
@@ -64,7 +65,7 @@ class Reader:
             message = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
             assert isinstance(message, EmailMessage)
             body = message.get_body(preferencelist=("plain",))
-            text = str(body.get_content()) if body is not None else ""
+            text = meant(str(body.get_content())) if body is not None else ""
             if message["To"] != "barrier@example.org":  # `Running.settled`'s
                 found.append((str(message["To"]), str(message["Subject"]), " ".join(text.split())))
         return found

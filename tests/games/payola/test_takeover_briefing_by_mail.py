@@ -30,4 +30,4 @@ def test_the_briefing_of_a_power_taken_over_carries_the_boards_map(tmp_path: Pat
     assert list(briefing.attachments) == ["g1-S1901M.png"]
     kind, data = briefing.attachments["g1-S1901M.png"]
     assert kind == "image/png" and data.startswith(b"\x89PNG")
-    assert f"{said}\nunless you chose SET MAPS NONE; MAP draws it again at any time." in briefing.body
+    assert f"{said} unless you chose SET MAPS NONE; MAP draws it again at any time." in briefing.body
