@@ -1009,6 +1009,8 @@ def password_words(lines: Sequence[str]) -> set[str]:
             found.update(words[2:3])
             if keyword.startswith("JOIN ") and len(words) > 4 and words[-2].upper() == "KEY":
                 found.add(words[-1])
+        elif keyword.startswith("SIGNON ") and words[2:] == ["_"]:
+            continue  # a form's sign-on line, its password left blank: no password, and the form's _ is no secret
         elif keyword.startswith(("SIGNON ", "TAKEOVER ", "CONFIRM ")) or keyword in ("SET PASSWORD", "SET PRIVATE"):
             found.update(words[2:])  # CONFIRM token password: the token is words[1]
     return found

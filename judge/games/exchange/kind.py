@@ -55,6 +55,7 @@ from judge.engine.position import Phase
 from judge.games.exchange import handlers, lifecycle, mails, pages, reading, sheets, stored, views
 from judge.games.exchange.core.accounts import resign
 from judge.games.exchange.core.views import ceo_view
+from judge.games.exchange.form import form_parts
 
 
 class ExchangeLobby(Lobby):
@@ -214,6 +215,15 @@ class ExchangeCommands(Commands):
     def help(self, settings: Settings) -> str:
         return render("exchange/help", settings=settings)
 
+    def form(self, session: Session, game: Game, seat: str) -> api.Form | None:
+        """The investor's form to fill in the open phase (`judge.games.exchange.form`): from the state the
+        phase keeps, their own money and shares, and the blocks of the corporations they run."""
+        row = api.current_phase(session, game)
+        if row is None or row.status != "open" or seat not in api.seats(session, game):
+            return None
+        parts = form_parts(stored.state_of(row), seat)
+        return api.Form(row.name, seat, *map(tuple, parts)) if parts is not None else None
+
     def info(self, game: Game) -> list[str]:
         options = stored.options_of(game)
         money = ("ZEROSUM: no income, the bribes a corporation's units take are paid to it at the Income step and "
@@ -251,7 +261,7 @@ class ExchangeCommands(Commands):
                       last=last.name if last is not None else None, sections=sections, deadline=game.deadline)
         pictures = mails.position_map(game.name, position, state, role="board") if turn.settings.maps else []
         queue(turn.session, turn.settings, to=address, subject=f"{game.name}: your briefing as {seat}", kind="notice",
-              now=turn.now, game_id=game.id, body=body, attachments=pictures)
+              now=turn.now, game_id=game.id, body=body, attachments=pictures, opens=seat)
 
     def resigned(self, turn: Turn, game: Game, seat: str) -> str:
         """E32: the investor leaves the game: their money is forfeited, their shares go back to each

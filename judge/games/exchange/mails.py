@@ -237,7 +237,7 @@ def results(session: Session, game: Game, settings: Settings, now: datetime, don
                       sections=own_sections(done, investor), todo=todo(after, investor) if next_phase else [],
                       deadline=game.deadline if next_phase else None)
         queue(session, settings, to=player.address, subject=subject, body=body, kind="results",
-              now=now, game_id=game.id, attachments=pictures)
+              now=now, game_id=game.id, attachments=pictures, opens=investor if next_phase else None)
     body = render("exchange/results", game=game, headline=headline, preface=preface, public=public, sections=[],
                   todo=[], deadline=game.deadline if next_phase else None)
     for observer in api.observers(session, game):
@@ -271,7 +271,7 @@ def start_mails(session: Session, game: Game, settings: Settings, now: datetime,
     for investor, player in stored.played(session, game).items():
         assert player.address is not None
         queue(session, settings, to=player.address, subject=f"{game.name} starts", kind="start", now=now,
-              game_id=game.id, attachments=board,
+              game_id=game.id, attachments=board, opens=investor,
               body=render("exchange/start", game=game, investor=investor, state=state, facts=facts,
                           todo=todo(state, investor), deadline=game.deadline))
     queue(session, settings, to=game.gm_address, subject=f"{game.name} starts", kind="start", now=now,

@@ -53,7 +53,9 @@ from judge.api import (
 from judge.games.pirates import handlers, lifecycle, pages
 from judge.games.pirates.core.commands import KEYWORDS
 from judge.games.pirates.core.match import check_name
+from judge.games.pirates.core.notation import match_from_data
 from judge.games.pirates.core.views import end_view
+from judge.games.pirates.form import form_parts
 
 HOST_WORDS = frozenset({"MASTER", "GM", "ALL", "KEY"})
 """Words the host gives a meaning where a seat is named (SIGNON MASTER@game, PRESS TO ALL, a
@@ -180,6 +182,15 @@ class PiratesCommands(Commands):
     def help(self, settings: Settings) -> str:
         return render("pirates/help", settings=settings)
 
+    def form(self, session: Session, game: Game, seat: str) -> api.Form | None:
+        """The player's form to fill in the open phase (`judge.games.pirates.form`): from the match as
+        the phase opened, and only what the player's own views hold (P10)."""
+        row = api.current_phase(session, game)
+        if row is None or row.status != "open":
+            return None
+        parts = form_parts(match_from_data(row.position), seat)
+        return api.Form(row.name, seat, *map(tuple, parts)) if parts is not None else None
+
     def info(self, game: Game) -> list[str]:
         players, garnets = lifecycle.setting(game, "PLAYERS"), lifecycle.setting(game, "GARNETS")
         return [f"{self.title} (the numbers are those of its rules, P1 to P14)",
@@ -197,7 +208,7 @@ class PiratesCommands(Commands):
         body = render("pirates/briefing", game=game, seat=seat, lines=lines, todo=lifecycle.todo(match, seat),
                       deadline=game.deadline)
         queue(talk.session, talk.settings, to=address, subject=f"{game.name}: your briefing as {seat}",
-              kind="notice", now=talk.now, game_id=game.id, body=body)
+              kind="notice", now=talk.now, game_id=game.id, body=body, opens=seat)
 
     def resigned(self, talk: Turn, game: Game, seat: str) -> str:
         return " (it plays on by the defaults: the default plan, drawn ballots)"
@@ -249,7 +260,6 @@ class Pirates(PiratesLobby, PiratesPhases, PiratesCommands, Kind):
         """The match the phase started from, and once processed the match it left, read as the
         game reads them when it goes on: its players the game's seats, each once; nobody else in the
         ship's rooms, nobody twice; no garnets below none."""
-        from judge.games.pirates.core.notation import match_from_data
 
         matches: list[tuple[str, Any]] = [("position", row.position)]
         if row.status == "processed" and row.result:

@@ -219,7 +219,8 @@ def start(session: Session, game: Game, settings: Settings, now: datetime) -> No
             queue(session, settings, to=player.address, subject=f"{game.name} starts", kind="start", now=now,
                   game_id=game.id, body=render("pirates/start", game=game, seat=player.seat, what=describe(game),
                                                names=opened.players, view=distribution_view(opened, player.seat, 1),
-                                               todo=todo(opened, player.seat), deadline=game.deadline, chart=None))
+                                               todo=todo(opened, player.seat), deadline=game.deadline, chart=None),
+                  opens=player.seat)
     queue(session, settings, to=game.gm_address, subject=f"{game.name} starts", kind="start", now=now,
           game_id=game.id, body=render("pirates/start", game=game, seat=None, what=describe(game),
                                        names=opened.players, view=None, todo="", deadline=game.deadline,
@@ -299,7 +300,7 @@ def _mail_change(session: Session, game: Game, settings: Settings, closed: Match
         body = render("pirates/phase", game=game, headline=headline, sections=sections, preface=preface,
                       todo="" if ending else todo(opened, seat), deadline=None if ending else game.deadline)
         queue(session, settings, to=player.address, subject=f"{game.name} {phase} results", body=body, kind="results",
-              now=now, game_id=game.id)
+              now=now, game_id=game.id, opens=None if ending else seat)
     _mail_chart(session, game, settings, closed, phase, now, opened, preface)
     if not ending:
         news = f"{opened.phase.label} ({opened.phase.name}) opens"

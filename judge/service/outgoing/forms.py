@@ -16,8 +16,12 @@ asked); the host lays it out (`lay_out`) and reads the replies (`Reading`), alik
 - **Blanks.**  Whatever the player must choose is written ``_``, which no reader of the judge takes
   for a value: a line left as the form gave it is refused by its kind's reader, and is never an order
   the player did not choose.  More: a reply's line equal (blanks and case aside, `normal`) to one of
-  the seat's form's lines is dropped before it is read, without a word (`Reading.unfilled`), and so
-  is the sign-on line with its blank password (`unfilled_signon`).
+  the seat's form's lines with a blank is dropped before it is read, without a word (`Reading.unfilled`),
+  and so is the sign-on line with its blank password (`unfilled_signon`).
+- **Frames.**  A form's line with no blank frames the lines after it (Exchange Payola's ``FOR
+  FRANCE`` and ``END``, between which come France's lines): a reply's line equal to one is read as
+  written, since the lines after it are read in the part it opens, but it is no choice of the
+  player's (`framing`): a reply with nothing else of the form filled came back as it was sent.
 - **Markers in a reply.**  Quoted lines (``> ``) are dropped before any of this (`judge.mail.inbound`),
   so only a marker the player kept unquoted is read (`judge.commands.parse.FormOpens`, `FormEnds`):
   one that names the phase, game and seat the lines act for is passed over in silence; one that
@@ -53,10 +57,10 @@ class Form:
     the ``phase`` it is for (its name), the ``seat`` as the form's first line names it ("France"),
     ``notes``, what the player should know to fill it (its money, what each unit may do), each a
     sentence, and ``lines``, each a line the player may send, written with `BLANK` where the player
-    must choose (``_ : A PAR H``), so that a line left as it is is no order.  Every line holds a
-    `BLANK` as a word of its own (a line without one would be a choice made for the player): a reply's
-    line without one is never the form's, and the form is asked for only for a line with one (a run
-    of mail reads no more for the replies that keep no form)."""
+    must choose (``_ : A PAR H``), so that a line left as it is is no order; a line without a `BLANK`
+    only frames others (``FOR FRANCE``, `framing`).  A reply's line is compared with the form only if
+    it holds a `BLANK` as a word of its own, and the form is asked for then alone (a run of mail reads
+    no more for the replies that keep no form)."""
 
     phase: str
     seat: str
@@ -108,8 +112,15 @@ def normal(line: str) -> str:
 
 
 def unfilled(form: Form | None) -> frozenset[str]:
-    """The lines of ``form`` as a reply that leaves them so writes them (`normal`)."""
-    return frozenset(normal(line) for line in form.lines) if form is not None else frozenset()
+    """The lines of ``form`` with a `BLANK`, as a reply that leaves them so writes them (`normal`)."""
+    return frozenset(normal(line) for line in form.lines if BLANK in line.split()) if form is not None else frozenset()
+
+
+def framing(form: Form | None) -> frozenset[str]:
+    """The lines of ``form`` with no `BLANK` (``FOR FRANCE``, ``END``), as a reply writes them (`normal`):
+    read, for the lines after them depend on them, but no choice of the player's."""
+    return frozenset(normal(line) for line in form.lines if BLANK not in line.split()) if form is not None \
+        else frozenset()
 
 
 def unfilled_signon(line: str) -> bool:

@@ -18,7 +18,8 @@ answered why, when the mail was meant for another phase than the game's now
 (`judge.service.incoming.late`) or, in a game that reads orders only from mail sent to the judge alone,
 when it was sent to others too (`_held_back`).  A reply to a form to fill (`judge.service.outgoing.forms`)
 is read as if only the player's own lines were written (`_form_line`): a seat's line left as its form
-gives it is dropped unread, and the lines of a form kept for another phase, game or seat are not
+gives it is dropped unread (one that frames others, as ``FOR FRANCE``, is read, but is no choice of the
+player's: `_frames`), and the lines of a form kept for another phase, game or seat are not
 applied, the form's opening line answered saying which.  A line no grammar knows is an unknown command,
 signed on or not (`cmd.Unknown`); a short run of them ending the mail after a command is its sign-off
 (``Thanks!``, ``Sent from my iPhone``), and one opening it before a command its greeting
@@ -262,7 +263,8 @@ class Conversation(Holding):
         entry = self.kinds.dispatch[type(command)]
         if self._over_per_mail(line, entry):
             return True
-        if not isinstance(command, cmd.SignOn | cmd.SignOff) and self.context.seat is not None:
+        if not isinstance(command, cmd.SignOn | cmd.SignOff) and self.context.seat is not None \
+                and not self._frames(line):
             self.context.written += 1
         if isinstance(command, cmd.SignOn | cmd.SignOff):
             self.close_block()
@@ -288,7 +290,7 @@ class Conversation(Holding):
         a form's opening or end line; a line of a form kept for another phase, game or seat than the
         lines act for (the opening line answered once, saying which, each line written in it said not
         to be applied; a line still blank is passed over); the form's sign-on line with its password
-        blank; a seat's line left as its form for the phase gives it.  All but the answered ones are
+        blank; a seat's line left with its blank as its form for the phase gives it.  All but the answered ones are
         passed over without a word."""
         command = line.command
         if isinstance(command, cmd.FormOpens | cmd.FormEnds):
@@ -310,16 +312,25 @@ class Conversation(Holding):
                 self.echo(line.text, "ignored", "not applied: it is in the form of another phase, game or seat, "
                           "as the answer to that form's first line says", code="OTHER_FORM")
             return True
-        if forms.BLANK not in line.text.split():  # no line of a form is without a blank: its form is not asked for
+        if forms.BLANK not in line.text.split():  # filled, or a frame: read as written, its form not asked for
             return False
         key = ("form", context.game.id, context.game.phase, context.seat)
         if key not in self.cache:
-            self.cache[key] = forms.unfilled(self.kinds.of(context.game).form(self.session, context.game,
-                                                                              context.seat))
-        if forms.normal(line.text) in self.cache[key]:
+            form = self.kinds.of(context.game).form(self.session, context.game, context.seat)
+            self.cache[key] = forms.unfilled(form), forms.framing(form)
+        if forms.normal(line.text) in self.cache[key][0]:
             context.unfilled += 1
             return True
         return False
+
+    def _frames(self, line: cmd.Line) -> bool:
+        """Whether ``line`` is a line of the seat's form that frames others (`forms.framing`: ``FOR
+        FRANCE``): read, but no choice of the player's, so it alone leaves the form unfilled."""
+        context = self.context
+        if context.game is None or context.seat is None:
+            return False
+        framing = self.cache.get(("form", context.game.id, context.game.phase, context.seat))
+        return framing is not None and forms.normal(line.text) in framing[1]
 
     def _other_form(self, opened: cmd.FormOpens, game: Game, seat: str) -> str:
         """Why a form kept in the mail is not the form of the lines it holds, which act for ``seat`` in
