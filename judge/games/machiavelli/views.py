@@ -67,10 +67,10 @@ from judge.games.machiavelli.core.expense import (
 )
 from judge.games.machiavelli.core.income import Income, Source, incomes
 from judge.games.machiavelli.core.ledger import Flow, Movement, OrderOutcome
+from judge.games.machiavelli.core.operations import possible_orders
 from judge.games.machiavelli.core.orders import Advance, Besiege, Convert, Hold, Order, Support, Transport, UnitRef
 from judge.games.machiavelli.core.position import Independent, Owner, Phase, Position, Season, Unit, UnitKind
 from judge.games.machiavelli.core.results import Automatic, ControlChange, OrderResult, Reason, RebellionEnd, Retreat
-from judge.games.machiavelli.core.operations import possible_orders
 from judge.games.machiavelli.core.spring import SALARY, SpringOpening, SpringRecord, raisings
 
 Names = Callable[[str], str]
@@ -610,10 +610,10 @@ def form_parts(board: Board, position: Position, country: str) -> tuple[list[str
     each choice written ``_``, drawn from what the country may know: its own treasury, and the board,
     which is public (2).  A spring letter: a transfer line, a line per unit to pay (3 ducats) or disband,
     and a raise line per unit it may raise (3 ducats), with the places where it may.  A campaign letter:
-    the expenditures' prices and a line for each (the bribes with each unit in reach and its minimums),
+    the expenditures' prices and a line for each, the units its bribes reach with each bribe's minimum,
     then an order line per unit, with the orders it may be given."""
     treasury = f"Treasury: {_ducats(position.treasuries.get(country, 0))}."
-    units = sorted(unit_text(unit, owner=False) for unit in position.units_of(country))
+    units = sorted(position.units_of(country), key=lambda unit: unit_text(unit, owner=False))
     if position.phase is Phase.A:
         notes, lines = _spring_form(board, position, country, units)
     else:
@@ -621,7 +621,7 @@ def form_parts(board: Board, position: Position, country: str) -> tuple[list[str
     return [treasury, *notes], lines
 
 
-def _spring_form(board: Board, position: Position, country: str, units: list[str]) -> tuple[list[str], list[str]]:
+def _spring_form(board: Board, position: Position, country: str, units: Sequence[Unit]) -> tuple[list[str], list[str]]:
     notes = ["A transfer line: replace its first _ with an amount, its second with a country (A.4)."]
     lines = ["transfer _ to _"]
     if units:
@@ -629,7 +629,7 @@ def _spring_form(board: Board, position: Position, country: str, units: list[str
                   "or with disband.",
                   "Once you pay, disband or raise a unit, the units you leave off are disbanded (M12); if you do "
                   "none of these, every unit is paid as far as your treasury goes, garrisons first (M50)."]
-        lines += [f"_ {unit}" for unit in units]
+        lines += [f"_ {unit_text(unit, owner=False)}" for unit in units]
     raised = raisings(board, position, country)
     provinces = len({order.area for order in raised})
     first = position.season == board.start.season
@@ -645,33 +645,28 @@ def _spring_form(board: Board, position: Position, country: str, units: list[str
     return notes, lines
 
 
-def _campaign_form(board: Board, position: Position, country: str, units: list[str]) -> tuple[list[str], list[str]]:
+def _campaign_form(board: Board, position: Position, country: str,
+                   units: Sequence[Unit]) -> tuple[list[str], list[str]]:
     notes = ["Expenditures are carried out in phase D, each paid in full or not at all (8.1).",
-             f"Prices: a bodyguard {BODYGUARD} ducats or more by threes and an assassination {ASSASSINATION} or "
-             f"more by threes (10); a counter-bribe {COUNTER_BRIBE} or more by threes (12); a rebellion 15, 9 or 3 "
-             f"and a pacification {PACIFICATION} (11), written as HELP syntax shows."]
+             f"Prices: a bodyguard costs {BODYGUARD} ducats or more by threes, an assassination {ASSASSINATION} "
+             f"or more by threes (10); a counter-bribe {COUNTER_BRIBE} or more by threes (12); a rebellion 15, 9 "
+             f"or 3, a pacification {PACIFICATION} (11), written as HELP syntax shows.",
+             "A bribe line: the amount, then operate, disband, buy or independent, then the unit, each bribe at "
+             "its minimum or more by threes (12)."]
     reach = bribes_in_reach(board, position, country)
-    if reach:
-        unit, offers = reach[0]
-        kind, minimum = offers[-1]
-        notes.append(f"A bribe line: the amount, the bribe and the unit (bribe {minimum} {kind.value} "
-                     f"{unit_text(unit, owner=False)}), at its minimum or more, by threes (12). Your units "
-                     "and home country reach these:")
-        notes += [f"{unit_text(unit, owner=False)} ({owner_text(unit.owner, board, unit.area)}): "
-                  + ", ".join(f"{kind.value} {minimum}" for kind, minimum in offers) for unit, offers in reach]
-    else:
-        notes.append("A bribe line: the amount, the bribe and the unit (12). No unit is in your reach now (M36): "
-                     "another country's permission may bring some (M51).")
+    notes.append("Your units and home country reach these units, at these minimums:" if reach else
+                 "No unit is in your reach now (M36): another country's permission may bring some (M51).")
+    notes += [f"Bribe {unit_text(unit, owner=False)}: " + ", ".join(f"{kind.value} {price}" for kind, price in offers)
+              for unit, offers in reach]
     lines = ["transfer _ to _", "bodyguard _", "assassinate _ _", "bribe _ _ _", "counter-bribe _ _"]
     if units:
         notes.append("Each unit's line: replace its _ with its order (9). An army or fleet may also support (S) "
                      "an area it may advance into, for itself or a country (9.5). Your units may:")
-        for unit in sorted(position.units_of(country), key=lambda unit: unit_text(unit, owner=False)):
-            written = unit_text(unit, owner=False)
+        for unit in units:
             ref = str(UnitRef(unit.kind, unit.area))
-            notes += _chunks(written, [str(order).removeprefix(ref).strip()
-                                       for order in possible_orders(board, position, unit)])
-        lines += [f"{unit} _" for unit in units]
+            notes += _chunks(unit_text(unit, owner=False), [str(order).removeprefix(ref).strip()
+                                                            for order in possible_orders(board, position, unit)])
+        lines += [f"{unit_text(unit, owner=False)} _" for unit in units]
     return notes, lines
 
 

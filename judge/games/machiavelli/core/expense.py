@@ -225,7 +225,7 @@ def bribes_in_reach(board: Board, position: Position, briber: str) -> tuple[tupl
     of that area stands (M54)."""
     found: list[tuple[Unit, Offers]] = []
     natives = {unit.owner.native for unit in position.units.values() if isinstance(unit.owner, Independent)}
-    for place, unit in sorted(position.units.items()):
+    for _, unit in sorted(position.units.items()):
         if (unit.owner == briber or (unit.kind is UnitKind.GARRISON and unit.area in position.sieges)
                 or bribe_reach(board, position, briber, unit, frozenset()) is not Reach.YES):
             continue
