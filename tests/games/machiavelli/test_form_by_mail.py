@@ -176,6 +176,22 @@ def test_a_results_mail_ends_with_the_campaign_form_its_prices_bribes_in_reach_a
     assert all(len(line) <= 72 for line in form)
 
 
+def test_the_reminder_and_the_late_alert_end_with_the_same_form_and_a_letters_confirmation_with_none(
+        judge: Judge) -> None:
+    """The spring letter is due 72 hours after the start; the reminder comes 24 hours before, and at the
+    deadline (SET SILENCE ON, an hour's grace) the late alert to Florence, which has not written, and the
+    confirmation of Milan's letter (M59)."""
+    judge.send(GM, "SIGNON MASTER@m1 gm-pw\nSET SILENCE ON\nSET GRACE 1")
+    judge.send(address("Milan"), "\n".join((signon("Milan"), "pay A mil")))
+    judge.later(48)
+    judge.tick()
+    judge.later(24)
+    judge.tick()
+    assert form_of(mail_to(judge, "Florence", "m1 SP1454A reminder")) == START_FORM  # the form as at the start
+    assert form_of(mail_to(judge, "Florence", "m1 SP1454A late")) == START_FORM
+    assert "%% form for" not in mail_to(judge, "Milan", "m1 SP1454A received").body
+
+
 def test_a_reply_quoting_the_whole_mail_applies_the_filled_lines_and_answers_no_other(judge: Judge) -> None:
     mail = mail_to(judge, "Florence", "m1 starts")
     filled = {"_ A are": "pay A are", "_ A flo": "pay A flo", "_ F psa": "disband F psa"}
