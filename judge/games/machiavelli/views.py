@@ -650,7 +650,9 @@ def _campaign_form(board: Board, position: Position, country: str,
     notes = ["Expenditures are carried out in phase D, each paid in full or not at all (8.1).",
              f"Prices: a bodyguard costs {BODYGUARD} ducats or more by threes, an assassination {ASSASSINATION} "
              f"or more by threes (10); a counter-bribe {COUNTER_BRIBE} or more by threes (12); a rebellion 15, 9 "
-             f"or 3, a pacification {PACIFICATION} (11), written as HELP syntax shows.",
+             f"or 3, a pacification {PACIFICATION} (11).",
+             "Rebellions, pacifications and permissions (allow) have no line here: HELP syntax shows how to write "
+             "them.",
              "A bribe line: the amount, then operate, disband, buy or independent, then the unit, each bribe at "
              "its minimum or more by threes (12)."]
     reach = bribes_in_reach(board, position, country)
