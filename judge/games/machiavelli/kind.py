@@ -278,6 +278,17 @@ class MachiavelliCommands(Commands):
     def master_status(self, turn: Turn) -> list[str] | None:
         return handlers.master_status(turn)
 
+    def form(self, session: Session, game: Game, seat: str) -> api.Form | None:
+        """The country's form to fill for the letter the open phase awaits (`views.form_parts`), drawn from
+        the position as the phase opened, so the same whenever asked; none for a country no letter is
+        awaited from (eliminated, 4.3)."""
+        row = api.current_phase(session, game)
+        if row is None or row.status != "open" or seat not in lifecycle.expected_now(session, game):
+            return None
+        board = lifecycle.board_of(game)
+        notes, lines = views.form_parts(board, lifecycle.position_of(row, board), seat)
+        return api.Form(row.name, seat, tuple(notes), tuple(lines))
+
     def help(self, settings: Settings) -> str:
         return render("machiavelli/help", settings=settings, syntax=help_syntax(), scenarios=_scenarios())
 
@@ -313,7 +324,7 @@ class MachiavelliCommands(Commands):
         body = render("machiavelli/briefing", game=game, seat=seat, lines=lines, board=shown, todo=todo,
                       deadline=game.deadline, map="" if attached or position is None else pictures.NO_MAP)
         queue(turn.session, turn.settings, to=address, subject=f"{game.name}: your briefing as {seat}",
-              kind="notice", now=turn.now, game_id=game.id, body=body, attachments=attached)
+              kind="notice", now=turn.now, game_id=game.id, body=body, attachments=attached, opens=seat)
 
     def resigned(self, turn: Turn, game: Game, seat: str) -> str:
         """AoP 18.3, M62: a player who leaves with no substitute leader is eliminated (4.3) when the

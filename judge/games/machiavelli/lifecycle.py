@@ -365,7 +365,7 @@ def start(session: Session, game: Game, settings: Settings, now: datetime) -> No
         if api.is_played(player):
             assert player.address is not None
             queue(session, settings, to=player.address, subject=f"{game.name} starts", kind="start", now=now,
-                  game_id=game.id, attachments=attached,
+                  game_id=game.id, attachments=attached, opens=country,
                   body=render("machiavelli/start", **common, seat=country, why=why.get(country, ""),
                               treasury=position.treasuries.get(country, 0), todo=todo(board, position, country)))
     queue(session, settings, to=game.gm_address, subject=f"{game.name} starts", kind="start", now=now,
@@ -485,10 +485,10 @@ def _mail_results(session: Session, game: Game, settings: Settings, now: datetim
         if not api.is_played(player):
             continue
         assert player.address is not None
+        body = render("machiavelli/results", **common, seat=country, statement=statements.get(country, []),
+                      todo="" if over else todo(board, after, country), master=None)
         queue(session, settings, to=player.address, subject=subject, kind="results", now=now, game_id=game.id,
-              attachments=attached, body=render("machiavelli/results", **common, seat=country,
-                                                statement=statements.get(country, []),
-                                                todo="" if over else todo(board, after, country), master=None))
+              attachments=attached, body=body, opens=None if over else country)  # its form for the next letter
     master = [(country, lines) for country, lines in sorted(statements.items())]
     queue(session, settings, to=game.gm_address, subject=subject, kind="results", now=now, game_id=game.id,
           attachments=attached, body=render("machiavelli/results", **common, seat=None, statement=[], todo="",

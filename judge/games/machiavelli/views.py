@@ -57,13 +57,21 @@ from judge.games.machiavelli.core.expenditures import (
     StartRebellion,
     Transfer,
 )
-from judge.games.machiavelli.core.expense import RebellionStart
+from judge.games.machiavelli.core.expense import (
+    ASSASSINATION,
+    BODYGUARD,
+    COUNTER_BRIBE,
+    PACIFICATION,
+    RebellionStart,
+    bribes_in_reach,
+)
 from judge.games.machiavelli.core.income import Income, Source, incomes
 from judge.games.machiavelli.core.ledger import Flow, Movement, OrderOutcome
+from judge.games.machiavelli.core.operations import possible_orders
 from judge.games.machiavelli.core.orders import Advance, Besiege, Convert, Hold, Order, Support, Transport, UnitRef
 from judge.games.machiavelli.core.position import Independent, Owner, Phase, Position, Season, Unit, UnitKind
 from judge.games.machiavelli.core.results import Automatic, ControlChange, OrderResult, Reason, RebellionEnd, Retreat
-from judge.games.machiavelli.core.spring import SALARY, SpringOpening, SpringRecord
+from judge.games.machiavelli.core.spring import SALARY, SpringOpening, SpringRecord, raisings
 
 Names = Callable[[str], str]
 """How an area is written: its code (``mil``, ``spa/nc``) in, its text out."""
@@ -588,6 +596,92 @@ def letter_lines(orders: Sequence[str], kept: Sequence[str], number: int) -> lis
     lines += [f"  {order}" + (" (a transfer of your first letter: it stands, 17.1)" if order in kept else "")
               for order in orders]
     return lines
+
+
+# -- the form to fill -----------------------------------------------------------------------------------
+
+FORM_NOTE = 68
+"""The longest note of a form that lists things (a unit's orders, the raisings), so that the host's ``% ``
+before it keeps the line within 72 characters (`judge.api.Form`)."""
+
+
+def form_parts(board: Board, position: Position, country: str) -> tuple[list[str], list[str]]:
+    """The notes and lines of ``country``'s form to fill for the letter ``position`` awaits (`judge.api.Form`),
+    each choice written ``_``, drawn from what the country may know: its own treasury, and the board,
+    which is public (2).  A spring letter: a transfer line, a line per unit to pay (3 ducats) or disband,
+    and a raise line per unit it may raise (3 ducats), with the places where it may.  A campaign letter:
+    the expenditures' prices and a line for each, the units its bribes reach with each bribe's minimum,
+    then an order line per unit, with the orders it may be given."""
+    treasury = f"Treasury: {_ducats(position.treasuries.get(country, 0))}."
+    units = sorted(position.units_of(country), key=lambda unit: unit_text(unit, owner=False))
+    if position.phase is Phase.A:
+        notes, lines = _spring_form(board, position, country, units)
+    else:
+        notes, lines = _campaign_form(board, position, country, units)
+    return [treasury, *notes], lines
+
+
+def _spring_form(board: Board, position: Position, country: str, units: Sequence[Unit]) -> tuple[list[str], list[str]]:
+    notes = ["A transfer line: replace its first _ with an amount, its second with a country (A.4)."]
+    lines = ["transfer _ to _"]
+    if units:
+        notes += [f"Each unit you keep costs {SALARY} ducats (A.7): replace the _ of its line with pay to keep it, "
+                  "or with disband.",
+                  "Once you pay, disband or raise a unit, the units you leave off are disbanded (M12); if you do "
+                  "none of these, every unit is paid as far as your treasury goes, garrisons first (M50)."]
+        lines += [f"_ {unit_text(unit, owner=False)}" for unit in units]
+    raised = raisings(board, position, country)
+    provinces = len({order.area for order in raised})
+    first = position.season == board.start.season
+    if provinces:
+        if first:
+            notes.append(f"In this first spring you may raise at most {counted(board.first_builds, 'unit')} "
+                         "(3, M48).")
+        notes.append(f"A raise line: replace its _ with a unit to raise, {SALARY} ducats each, one a province at "
+                     "most (7.2), from these:")
+        notes += _chunks("Raise", [str(order).removeprefix("raise ") for order in raised])
+        lines += ["raise _"] * (min(provinces, board.first_builds) if first else provinces)
+    notes.append("Trades (A.5) and forced taxation (A.6) are written as HELP syntax shows.")
+    return notes, lines
+
+
+def _campaign_form(board: Board, position: Position, country: str,
+                   units: Sequence[Unit]) -> tuple[list[str], list[str]]:
+    notes = ["Expenditures are carried out in phase D, each paid in full or not at all (8.1).",
+             f"Prices: a bodyguard costs {BODYGUARD} ducats or more by threes, an assassination {ASSASSINATION} "
+             f"or more by threes (10); a counter-bribe {COUNTER_BRIBE} or more by threes (12); a rebellion 15, 9 "
+             f"or 3, a pacification {PACIFICATION} (11).",
+             "Rebellions, pacifications and permissions (allow) have no line here: HELP syntax shows how to write "
+             "them.",
+             "A bribe line: the amount, then operate, disband, buy or independent, then the unit, each bribe at "
+             "its minimum or more by threes (12)."]
+    reach = bribes_in_reach(board, position, country)
+    notes.append("Your units and home country reach these units, at these minimums:" if reach else
+                 "No unit is in your reach now (M36): another country's permission may bring some (M51).")
+    notes += [f"Bribe {unit_text(unit, owner=False)}: " + ", ".join(f"{kind.value} {price}" for kind, price in offers)
+              for unit, offers in reach]
+    lines = ["transfer _ to _", "bodyguard _", "assassinate _ _", "bribe _ _ _", "counter-bribe _ _"]
+    if units:
+        notes.append("Each unit's line: replace its _ with its order (9). An army or fleet may also support (S) "
+                     "an area it may advance into, for itself or a country (9.5). Your units may:")
+        for unit in units:
+            ref = str(UnitRef(unit.kind, unit.area))
+            notes += _chunks(unit_text(unit, owner=False), [str(order).removeprefix(ref).strip()
+                                                            for order in possible_orders(board, position, unit)])
+        lines += [f"{unit_text(unit, owner=False)} _" for unit in units]
+    return notes, lines
+
+
+def _chunks(head: str, items: Sequence[str]) -> list[str]:
+    """``head: item, item, ...`` as notes of at most `FORM_NOTE` characters, each starting with ``head``."""
+    found: list[str] = []
+    line = ""
+    for item in items:
+        if line and len(line) + 2 + len(item) > FORM_NOTE:
+            found.append(line)
+            line = ""
+        line = f"{line}, {item}" if line else f"{head}: {item}"
+    return [*found, line] if line else found
 
 
 def season_words(season: Season, letter: str) -> str:

@@ -102,8 +102,9 @@ def lay_out(form: Form, game: str, seat: str) -> list[str]:
 
 
 def signon_line(seat: str, game: str) -> str:
-    """The form's sign-on line, its password left blank."""
-    return f"SIGNON {seat}@{game} {BLANK}"
+    """The form's sign-on line, its password left blank; a seat's name of several words (Machiavelli's
+    Holy Roman Empire) written as one, joined by hyphens, as SIGNON takes it."""
+    return f"SIGNON {seat.replace(' ', '-')}@{game} {BLANK}"
 
 
 def normal(line: str) -> str:

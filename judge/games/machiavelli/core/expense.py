@@ -213,6 +213,28 @@ def bribe_reach(board: Board, position: Position, briber: str, target: Unit,
     return Reach.NEEDS_PERMISSION if needs else Reach.NO
 
 
+Offers = tuple[tuple[BribeKind, int], ...]
+"""The bribes one may direct at a unit, each with its minimum price (12)."""
+
+
+def bribes_in_reach(board: Board, position: Position, briber: str) -> tuple[tuple[Unit, Offers], ...]:
+    """Each unit ``briber`` may bribe as things stand, with the bribes it may direct at it and their
+    minimums, lowest first (12, M36), as a letter's form lists them (`judge.games.machiavelli.views`):
+    every unit not its own that it reaches without another player's permission (M51), but a
+    besieged garrison (9.4); no bribe making a unit independent in an area where an independent unit
+    of that area stands (M54)."""
+    found: list[tuple[Unit, Offers]] = []
+    natives = {unit.owner.native for unit in position.units.values() if isinstance(unit.owner, Independent)}
+    for _, unit in sorted(position.units.items()):
+        if (unit.owner == briber or (unit.kind is UnitKind.GARRISON and unit.area in position.sieges)
+                or bribe_reach(board, position, briber, unit, frozenset()) is not Reach.YES):
+            continue
+        kinds = [(kind, minimum) for kind in BribeKind if (minimum := bribe_minimum(board, kind, unit)) is not None
+                 and not (kind is BribeKind.INDEPENDENT and unit.area in natives)]
+        found.append((unit, tuple(sorted(kinds, key=lambda bribe: bribe[1]))))
+    return tuple(found)
+
+
 Written = Mapping[str, Sequence[tuple[int, Expenditure]]]
 """Each player's expenditures with their place in the letter."""
 

@@ -195,6 +195,38 @@ def operations(
     return ops, tuple(ignored)
 
 
+def possible_orders(board: Board, position: Position, unit: Unit) -> tuple[Order, ...]:
+    """The orders ``unit`` may be given that step 2 would carry out as written, as a letter's form
+    lists them (`judge.games.machiavelli.views`): its Hold, an army's or fleet's advance into each
+    adjacent area (a fleet's onto each coast it reaches there), its siege, its conversions, a fleet's
+    transport, and a garrison's support of its own province; in a siege's second season the Hold and
+    the siege alone (9.4).  With no permission granted (M51): a strait closed to its owner is
+    closed.  An army's or fleet's supports (into the areas it may advance into, 9.5) and transported
+    advances (which need the campaign's fleets) are not listed, nor what friendly conflicts undo
+    (step 3: the letter's other orders decide them)."""
+    ref = UnitRef(unit.kind, unit.area)
+    candidates: list[Order] = []
+    if unit.kind is UnitKind.FLEET:
+        here = Location(unit.area, unit.coast)
+        for area in sorted(board.fleet_areas(unit.area)):
+            reach = board.fleet_reaches(here, area)
+            candidates += [Advance(ref, area, where.coast if len(reach) > 1 else None) for where in reach]
+    else:
+        candidates += [Advance(ref, area) for area in sorted(board.army_reach(unit.area))]
+    candidates += [Support(ref, unit.area), Besiege(ref), Transport(ref)]
+    if unit.kind is UnitKind.GARRISON:
+        candidates += [Convert(ref, UnitKind.ARMY), *(Convert(ref, UnitKind.FLEET, coast)
+                                                      for coast in board.areas[unit.area].coasts or (None,))]
+    else:
+        candidates.append(Convert(ref, UnitKind.GARRISON))
+    possible: list[Order] = [Hold(ref)]
+    for order in candidates:
+        operation = _siege_bound(board, position, unit, order) or _operation(board, position, unit, order, frozenset())
+        if operation.op is not Op.HOLD:
+            possible.append(order)
+    return tuple(possible)
+
+
 def _siege_bound(board: Board, position: Position, unit: Unit, order: Order) -> Operation | None:
     """The Hold a besieger in a siege's second season must carry out, if it must (9.4, M39)."""
     for area, siege in position.sieges.items():

@@ -453,6 +453,22 @@ def _payment(board: Board, position: Position, player: str, order: Pay | Dismiss
     return _raising(board, position, player, order, leaving, builds, units, first)
 
 
+def raisings(board: Board, position: Position, player: str) -> tuple[Raise, ...]:
+    """The units ``player`` may raise in A.7 as things stand (7.2, M13), as a letter's form lists them
+    (`judge.games.machiavelli.views`): each kind of unit in each place of its current home country
+    where A.7 would raise it (a fleet onto each coast of a two-coast province), every unit of the
+    player kept (one disbanded in a province forbids raising there, 7.2); the first spring's limit
+    (M48) is the form's to say."""
+    found: list[Raise] = []
+    for area in sorted(home_areas(board, position, player)):
+        coasts = board.areas[area].coasts or (None,)
+        for order in (Raise(UnitKind.ARMY, area), *(Raise(UnitKind.FLEET, area, coast) for coast in coasts),
+                      Raise(UnitKind.GARRISON, area)):
+            if _raising(board, position, player, order, set(), set(), position.units, False)[0] is Reason.RAISED:
+                found.append(order)
+    return tuple(found)
+
+
 def unfit_to_raise(board: Board, order: Raise) -> Reason | None:
     """Why the area of ``order`` can never take the unit it would raise, whoever raises it and
     whenever (7.2, M13, M15): no city for its kind, or an island that holds only a fleet; None if
