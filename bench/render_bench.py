@@ -111,9 +111,9 @@ def encoding(position: Any, results: Any, rounds: int) -> None:
     kept: list[Any] = []
     encode = pictures.encode_png
 
-    def keeping(surface: Any) -> bytes:
-        kept.append(surface)
-        return encode(surface)
+    def keeping(surface: Any, colours: Any = ()) -> bytes:
+        kept.append((surface, colours))
+        return encode(surface, colours)
 
     pictures.encode_png = keeping
     pictures.DRAWN.clear()
@@ -121,14 +121,17 @@ def encoding(position: Any, results: Any, rounds: int) -> None:
         render_png(position, results, title="Bench game, map for France")
     finally:
         pictures.encode_png = encode
-    surface = kept[0]
+    surface, colours = kept[0]
     surface.flush()
     full = Image.frombuffer("RGB", (surface.get_width(), surface.get_height()), bytes(surface.get_data()), "raw",
                             "BGRX" if sys.byteorder == "little" else "XRGB", surface.get_stride(), 1)
+    def now(drawn: Any) -> bytes:
+        return encode(drawn, colours)
+
     times: dict[str, list[float]] = {"now": [], "before": []}
     made: dict[str, bytes] = {}
     for _ in range(rounds):
-        for label, encoder in (("now", encode), ("before", octree_level6)):
+        for label, encoder in (("now", now), ("before", octree_level6)):
             start = time.perf_counter()
             made[label] = encoder(surface)
             times[label].append(time.perf_counter() - start)

@@ -11,13 +11,17 @@ legend), whose small SVG :mod:`judge.render.paint` paints with Cairo directly, u
 names.
 
 Cairo's own PNG writer compresses hard and slowly, in full colour; :func:`encode_png` writes
-an 8-bit palette PNG instead (issue 26.4: a third of the bytes, at about the same cost).
+an 8-bit palette PNG instead (issue 26.4: a third of the bytes, at about the same cost): the
+picture's flat colours exactly and a few shades for its edges (`palette`), compressed by zlib
+(`_png`).  With the borders drawn crisp (:mod:`judge.render.svg`), a results mail's orders
+picture is about half the bytes it was (issue 69.3: the standard board's, 140 KB to 72 KB).
 """
 
 from __future__ import annotations
 
 import contextlib
 import hashlib
+import re
 import shutil
 import struct
 import sys
@@ -65,42 +69,90 @@ def rasterise(svg: str, width: int) -> cairo.ImageSurface:
 
 
 SAMPLE_STEP = 3  # the palette is chosen from every third pixel of every third row
+COMMON = 1000  # a colour covering at least one pixel counted in this many is in the palette as it is
+EDGE_COLOURS = 32  # and up to this many more, chosen by Pillow's fast octree, for the antialiased edges...
+NEAR = 6  # ...but none this close to a flat colour (`palette`)
+LEVEL = 5  # zlib's level of compression (`_png`)
 _SIGNATURE = b"\x89PNG\r\n\x1a\n"
+_COLOUR = re.compile(r"#[0-9A-Fa-f]{6}\b")
 
 
-def encode_png(surface: cairo.ImageSurface) -> bytes:
-    """An opaque ARGB32 Cairo image as an 8-bit palette PNG.
+def colours_of(document: str) -> set[str]:
+    """The flat colours an SVG document names (``#RRGGBB``, and white, the paper's)."""
+    return {colour.upper() for colour in _COLOUR.findall(document)} | {"#FFFFFF"}
 
-    A board is flat colours with antialiased edges: 256 colours, each pixel given the nearest
-    of them, without dithering, keep it crisp (each pixel within a few levels of its colour) at
-    about a third of an RGBA PNG's bytes (World's 1920-pixel map: 666 KB to 250 KB), which
-    matters when a results round mails a map to each of 17 players.  The colours are chosen by
-    Pillow's fast octree from a ninth of the pixels (`SAMPLE_STEP`), and the bytes compressed
-    with zlib's run-length strategy (`_png`).  Against the octree over every pixel (which also gives
-    each pixel its cell's colour, not the nearest) and zlib's level 6, on the crowded map of
-    `bench/render_bench.py`: 0.44 times the time for 1.16 times the bytes, the worst pixel 34
-    levels off the full-colour picture instead of 45.  Cairo keeps a pixel as one native-endian
-    32-bit ``0xAARRGGBB``: B G R A in memory on a little-endian machine.
+
+def encode_png(surface: cairo.ImageSurface, colours: Iterable[str] = ()) -> bytes:
+    """An opaque ARGB32 Cairo image, drawn with ``colours`` (and shades of them at its edges), as
+    an 8-bit palette PNG.
+
+    A board is flat colours with antialiased edges: each pixel given the nearest colour of its
+    `palette`, without dithering, keeps it crisp (each pixel within a few levels of its colour) at
+    a fraction of an RGBA PNG's bytes, which matters when a results round mails a map to each of
+    17 players.  Cairo keeps a pixel as one native-endian 32-bit ``0xAARRGGBB``: B G R A in memory
+    on a little-endian machine.
     """
     surface.flush()
     raw = "BGRX" if sys.byteorder == "little" else "XRGB"
     image = Image.frombuffer("RGB", (surface.get_width(), surface.get_height()), surface.get_data(),
                              "raw", raw, surface.get_stride(), 1)  # decoded into an image of its own
+    return _png(image.quantize(palette=palette(image, colours), dither=Image.Dither.NONE))
+
+
+def palette(image: Image.Image, colours: Iterable[str] = ()) -> Image.Image:
+    """The palette of ``image``, at most 256 colours: first, each as it is, ``colours`` (those the
+    picture is drawn with, a power's however few its pixels) and the colours that cover at least one
+    pixel in `COMMON` of every sixth pixel of every sixth row (the sea, the land, a fog's veil over
+    them: what a caller need not name); then up to `EDGE_COLOURS` chosen by Pillow's fast octree
+    from a ninth of the pixels (`SAMPLE_STEP`), for the shades of antialiased edges and text, none
+    within `NEAR` levels of a flat colour (Pillow finds a pixel's nearest colour only to 6 bits a
+    channel: a shade that close would take the pixels of the flat colour).
+
+    Every pixel of a flat colour is then exactly its colour, and the edges' few shades repeat,
+    which zlib compresses.  The octree's 256 colours for the whole picture, used before, gave the
+    flat colours 256 cells to share with the edges: with the crisp borders, 1.2 times these bytes
+    (the standard board's orders: 102 KB for 85, both by zlib's run-length strategy), and an octree
+    of 64 moved World's Russia 24 levels of 255.
+    """
     sample = image.resize((max(1, image.width // SAMPLE_STEP), max(1, image.height // SAMPLE_STEP)),
                           Image.Resampling.NEAREST)
-    palette = sample.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
-    return _png(image.quantize(palette=palette, dither=Image.Dither.NONE))
+    counted = sample.resize((max(1, sample.width // 2), max(1, sample.height // 2)), Image.Resampling.NEAREST)
+    pixels = counted.width * counted.height
+    least = max(1, pixels // COMMON)
+    common = sorted(bytes(colour) for count, colour in counted.getcolors(pixels) or ()
+                    if count >= least and isinstance(colour, tuple))
+    flat = list(dict.fromkeys([rgb_bytes(colour) for colour in sorted(colours)] + common))[: 256 - EDGE_COLOURS]
+    edges = sample.quantize(EDGE_COLOURS, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    octree = bytes(edges.getpalette("RGB") or ())
+    shades = [octree[3 * index : 3 * index + 3] for _, index in edges.getcolors(EDGE_COLOURS) or ()
+              if isinstance(index, int)]
+    apart = [shade for shade in shades if all(_distance(shade, colour) > NEAR for colour in flat)]
+    chosen = Image.new("P", (1, 1))
+    chosen.putpalette(b"".join(flat + apart), "RGB")
+    return chosen
+
+
+def _distance(one: bytes, other: bytes) -> int:
+    """How far apart two colours are: the most levels of 255 they differ by in any of red, green and blue."""
+    return max(abs(a - b) for a, b in zip(one, other, strict=True))
+
+
+def rgb_bytes(colour: str) -> bytes:
+    """A colour of the pictures (``#RRGGBB`` or ``white``) as its three bytes."""
+    return bytes(round(fraction * 255) for fraction in rgb(colour))
 
 
 def _png(indexed: Image.Image) -> bytes:
     """A palette image as an 8-bit palette PNG, its rows unfiltered (as Pillow writes a palette
-    image) and compressed with zlib's run-length strategy by zlib-ng.  Pillow's own writer
-    compresses with the system's zlib: the same deflate stream, at 2.5 times the time (4.4 ms
-    against 1.8 for a standard board's map), and the maps are most of a deadline's work.  Without
-    zlib-ng the standard library's zlib writes it: a valid PNG of the same picture, more slowly."""
+    image) and compressed by zlib-ng, at zlib's `LEVEL` 5: Pillow's writer compresses with the system's
+    zlib, the same deflate stream at 2.5 times the time, and the maps are most of a deadline's work.
+    Against the run-length strategy used before, on the maps of palettes of flat colours and few
+    shades (`palette`), 0.8 times the bytes (Known World 901's orders: 250 KB to 198 KB) for 4 times
+    the compressing's time; level 6 took another 0.5 times the time for 0.96 times the bytes.
+    Without zlib-ng the standard library's zlib writes it: a valid PNG of the same picture, more slowly."""
     width, height = indexed.size
     rows = indexed.tobytes("raw", "P", width + 1)  # each row, then a zero: the next row's filter type, none
-    compressor = deflate.compressobj(6, deflate.DEFLATED, 15, 9, deflate.Z_RLE)
+    compressor = deflate.compressobj(LEVEL, deflate.DEFLATED, 15, 9, deflate.Z_DEFAULT_STRATEGY)
     data = compressor.compress(b"\0") + compressor.compress(memoryview(rows)[:-1]) + compressor.flush()
     header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)  # 8 bits an index; palette; no interlace
     return b"".join((_SIGNATURE, _chunk(b"IHDR", header), _chunk(b"PLTE", bytes(indexed.getpalette("RGB") or ())),
@@ -123,7 +175,7 @@ def _on_white(surface: cairo.ImageSurface) -> cairo.ImageSurface:
 
 def svg_to_png(svg: str, width: int = 1200) -> bytes:
     """Rasterise any SVG document to PNG, ``width`` pixels wide, flattened on white."""
-    return encode_png(_on_white(rasterise(svg, width)))
+    return encode_png(_on_white(rasterise(svg, width)), colours_of(svg))
 
 
 def _tile(shape: Shape, scale: float, top: float, margin: int,
@@ -200,20 +252,24 @@ class Canvas:
     over all of the thread's canvas of its size (`_Surfaces`), which keeps nothing of the last
     picture.  A canvas is done with (`png`) before the thread's next one of the size is made."""
 
-    def __init__(self, under: cairo.ImageSurface) -> None:
+    def __init__(self, under: cairo.ImageSurface, colours: Iterable[str] = ()) -> None:
         self.surface = _SURFACES.get(under.get_width(), under.get_height())
+        self.colours = set(colours)  # the flat colours drawn, for the palette (`encode_png`)
         self.context = cairo.Context(self.surface)
         self.context.set_operator(cairo.OPERATOR_SOURCE)  # copied, not blended over nothing: the same, sooner
         self.layer(under)
         self.context.set_operator(cairo.OPERATOR_OVER)
 
-    def layer(self, raster: cairo.ImageSurface, left: int = 0, upper: int = 0) -> None:
-        """A fixed layer (with transparency) over what is there, its top left corner at (left, upper)."""
+    def layer(self, raster: cairo.ImageSurface, left: int = 0, upper: int = 0, colours: Iterable[str] = ()) -> None:
+        """A fixed layer (with transparency) over what is there, its top left corner at (left, upper),
+        drawn with ``colours``."""
+        self.colours.update(colours)
         self.context.set_source_surface(raster, left, upper)
         self.context.paint()
 
     def fill(self, masks: Mapping[str, Mask], fills: Mapping[str, str]) -> None:
         """Each area of ``fills`` in its colour, through its mask."""
+        self.colours.update(fills.values())
         for name, colour in fills.items():
             mask, left, upper = masks[name]
             self.context.set_source_rgb(*rgb(colour))
@@ -221,29 +277,32 @@ class Canvas:
 
     def paint(self, document: str, scale: float) -> None:
         """An SVG document of `judge.render.paint`'s vocabulary, painted at ``scale`` pixels a unit."""
+        self.colours.update(colours_of(document))
         self.context.save()
         self.context.scale(scale, scale)
         paint(self.context, ET.fromstring(document))
         self.context.restore()
 
     def png(self) -> bytes:
-        return encode_png(self.surface)
+        return encode_png(self.surface, self.colours)
 
 
 @cache
 def _board_layers(
     board: Board, powers: tuple[str, ...], letters: tuple[tuple[str, str], ...], width: int
-) -> tuple[cairo.ImageSurface, cairo.ImageSurface, cairo.ImageSurface, dict[str, Mask]]:
-    """Rasters of what lies under and over the land and of the names over everything, and each
-    land province's mask."""
+) -> tuple[cairo.ImageSurface, cairo.ImageSurface, cairo.ImageSurface, dict[str, Mask], frozenset[str]]:
+    """Rasters of what lies under and over the land and of the names over everything, each land
+    province's mask, and the colours the rasters are drawn with."""
     # A picture with nothing on it has the board's size and fixes the document's frame.
     blank = Picture(board, powers, letters, {}, {}, "", "")
     below, over, names = static_layers(board)
-    under = rasterise(blank.document(map_layer(below)), width)
-    top = rasterise(blank.document(map_layer(over), legend_key(board, powers, letters), background=False), width)
-    named = rasterise(blank.document(map_layer(names), background=False), width)
+    documents = (blank.document(map_layer(below)),
+                 blank.document(map_layer(over), legend_key(board, powers, letters), background=False),
+                 blank.document(map_layer(names), background=False))
+    under, top, named = (rasterise(document, width) for document in documents)
     land = ((area.id, area.land_shape) for area in board.areas.values() if area.kind != "sea")
-    return under, top, named, land_masks(land, width / board.width, TITLE_HEIGHT)
+    colours = frozenset(colour for document in documents for colour in colours_of(document))
+    return under, top, named, land_masks(land, width / board.width, TITLE_HEIGHT), colours
 
 
 class Drawn:
@@ -335,8 +394,8 @@ def picture_to_png(drawing: Picture, width: int = 1200) -> bytes:
 
 
 def _compose(drawing: Picture, width: int) -> bytes:
-    under, top, named, masks = _board_layers(drawing.board, drawing.powers, drawing.letters, width)
-    canvas = Canvas(under)
+    under, top, named, masks, colours = _board_layers(drawing.board, drawing.powers, drawing.letters, width)
+    canvas = Canvas(under, colours)
     canvas.fill(masks, drawing.fills)
     canvas.layer(top)
     for province in drawing.fog:
