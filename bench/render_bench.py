@@ -16,9 +16,9 @@ dislodgement) is adjudicated once (not timed).  Then, with ``time.perf_counter``
    another), one after the other: the figure the judge pays per phase;
 4. for comparison, one PNG made by rasterising the whole SVG document with cairosvg
    (``svg_to_png``), which is what the cached layers avoid;
-5. encoding one composed picture (`judge.render.png.encode_png`: 256 colours chosen from a
-   ninth of the pixels, each pixel given the nearest, zlib's run-length strategy) against the
-   encoder it replaced (Pillow's fast octree over every pixel, zlib at level 6), by turns on
+5. encoding one composed picture (`judge.render.png.encode_png`: the picture's own flat colours
+   and 16 shades for its edges, each pixel given the nearest, zlib at level 5) against the
+   encoder of issue 26.4 (Pillow's fast octree over every pixel, zlib at level 6), by turns on
    the same picture, with each one's bytes and its worst pixel against the full-colour picture.
 
 Each figure is the median over ``--rounds`` rounds (default 5).  Times are wall-clock on the
@@ -97,7 +97,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def octree_level6(surface: Any) -> bytes:
-    """The encoder before: Pillow's fast octree over every pixel, zlib at level 6."""
+    """The encoder of issue 26.4: Pillow's fast octree over every pixel, zlib at level 6."""
     surface.flush()
     image = Image.frombuffer("RGB", (surface.get_width(), surface.get_height()), bytes(surface.get_data()),
                              "raw", "BGRX" if sys.byteorder == "little" else "XRGB", surface.get_stride(), 1)
