@@ -37,7 +37,7 @@ from pathlib import Path
 import cairocffi as cairo
 from cairosvg.parser import Tree
 from cairosvg.surface import PNGSurface
-from PIL import Image
+from PIL import Image, ImageChops
 
 from judge.engine.position import Position
 from judge.render.board import Board, Shape
@@ -63,15 +63,22 @@ Mask = tuple[cairo.ImageSurface, int, int]  # an area's alpha mask, and where it
 
 
 def rasterise(svg: str, width: int) -> cairo.ImageSurface:
-    """An SVG document drawn by cairosvg into an ARGB image ``width`` pixels wide."""
+    """An SVG document drawn by cairosvg into an ARGB image ``width`` pixels wide, which remembers
+    the colours it was drawn with (`_DRAWN_WITH`)."""
     surface: cairo.ImageSurface = PNGSurface(Tree(bytestring=svg.encode("utf-8")), None, 96, output_width=width).cairo
+    _DRAWN_WITH[surface] = frozenset(colours_of(svg))
     return surface
+
+
+_DRAWN_WITH: weakref.WeakKeyDictionary[cairo.ImageSurface, frozenset[str]] = weakref.WeakKeyDictionary()
+"""The colours of each raster `rasterise` drew, while it lives: a picture composed of fixed layers
+(`Canvas.layer`) has their colours in its palette, whoever drew them."""
 
 
 SAMPLE_STEP = 3  # the palette is chosen from every third pixel of every third row
 COMMON = 1000  # a colour covering at least one pixel counted in this many is in the palette as it is
-EDGE_COLOURS = 16  # and up to this many more, chosen by Pillow's fast octree, for the antialiased edges...
-NEAR = 6  # ...but none this close to a flat colour (`palette`)
+EDGE_COLOURS = 16  # and up to this many shades for the antialiased edges (`_shades`)...
+NEAR = 6  # ...none this close to a flat colour
 LEVEL = 5  # zlib's level of compression (`_png`)
 _SIGNATURE = b"\x89PNG\r\n\x1a\n"
 _COLOUR = re.compile(r"#[0-9A-Fa-f]{6}\b")
@@ -103,18 +110,14 @@ def palette(image: Image.Image, colours: Iterable[str] = ()) -> Image.Image:
     """The palette of ``image``, at most 256 colours: first, each as it is, ``colours`` (those the
     picture is drawn with, a power's however few its pixels) and the colours that cover at least one
     pixel in `COMMON` of every sixth pixel of every sixth row (the sea, the land, a fog's veil over
-    them: what a caller need not name); then up to `EDGE_COLOURS` chosen by Pillow's fast octree
-    from a ninth of the pixels (`SAMPLE_STEP`), for the shades of antialiased edges and text, none
-    within `NEAR` levels of a flat colour (Pillow finds a pixel's nearest colour only to 6 bits a
-    channel: a shade that close would take the pixels of the flat colour).
+    them: what a caller need not name); then the shades of its edges (`_shades`).
 
     Every pixel of a flat colour is then exactly its colour, and the edges' few shades repeat,
     which zlib compresses.  The octree's 256 colours for the whole picture, used before, gave the
     flat colours 256 cells to share with the edges: with the crisp borders, 1.3 times these bytes
     (the standard board's orders: 102 KB for 79, both by zlib's run-length strategy); and an octree
     of fewer colours for the whole picture moves a power's colour (of 64, World's Russia by 24
-    levels of 255).  32 shades for the edges, not 16, are 1.04 times the bytes, for no edge that
-    looks different.
+    levels of 255).
     """
     sample = image.resize((max(1, image.width // SAMPLE_STEP), max(1, image.height // SAMPLE_STEP)),
                           Image.Resampling.NEAREST)
@@ -124,14 +127,36 @@ def palette(image: Image.Image, colours: Iterable[str] = ()) -> Image.Image:
     common = sorted(bytes(colour) for count, colour in counted.getcolors(pixels) or ()
                     if count >= least and isinstance(colour, tuple))
     flat = list(dict.fromkeys([rgb_bytes(colour) for colour in sorted(colours)] + common))[: 256 - EDGE_COLOURS]
-    edges = sample.quantize(EDGE_COLOURS, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
-    octree = bytes(edges.getpalette("RGB") or ())
-    shades = [octree[3 * index : 3 * index + 3] for _, index in edges.getcolors(EDGE_COLOURS) or ()
-              if isinstance(index, int)]
-    apart = [shade for shade in shades if all(_distance(shade, colour) > NEAR for colour in flat)]
     chosen = Image.new("P", (1, 1))
-    chosen.putpalette(b"".join(flat + apart), "RGB")
+    chosen.putpalette(b"".join(flat + _shades(sample, flat)), "RGB")
     return chosen
+
+
+def _shades(sample: Image.Image, flat: list[bytes]) -> list[bytes]:
+    """Up to `EDGE_COLOURS` shades for the antialiased edges and text of a picture of ``flat``
+    colours, chosen by Pillow's fast octree from the pixels of ``sample`` (a ninth of the picture's:
+    `SAMPLE_STEP`) of no flat colour, none within `NEAR` levels of a flat colour (Pillow finds a
+    pixel's nearest colour only to 6 bits a channel: a shade that close would take the pixels of
+    the flat colour).
+
+    The octree over every pixel spent most of its cells on the flat colours, each then dropped as
+    near one: 16 asked gave 6 shades on the standard board, and a picture drawn twice in ways a few
+    pixels apart (`Canvas` and the whole SVG) came out with shades of its edges apart by tens of
+    levels.  Over the edges' pixels alone, 16 shades: the same pictures differ as their pixels do,
+    for 1.03 times the bytes.  More shades than 16 look no different (32: 1.04 times the bytes)."""
+    if not flat:
+        return []
+    only = Image.new("P", (1, 1))
+    only.putpalette(b"".join(flat), "RGB")
+    red, green, blue = ImageChops.difference(
+        sample, sample.quantize(palette=only, dither=Image.Dither.NONE).convert("RGB")).split()
+    edge = ImageChops.add(ImageChops.add(red, green), blue).point(lambda level: 255 if level else 0)
+    edges = Image.composite(sample, Image.new("RGB", sample.size, tuple(flat[0])), edge)  # the flat ones as one
+    octree = edges.quantize(EDGE_COLOURS, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    cells = bytes(octree.getpalette("RGB") or ())
+    shades = [cells[3 * index : 3 * index + 3] for _, index in octree.getcolors(EDGE_COLOURS) or ()
+              if isinstance(index, int)]
+    return [shade for shade in shades if all(_distance(shade, colour) > NEAR for colour in flat)]
 
 
 def _distance(one: bytes, other: bytes) -> int:
@@ -255,18 +280,17 @@ class Canvas:
     over all of the thread's canvas of its size (`_Surfaces`), which keeps nothing of the last
     picture.  A canvas is done with (`png`) before the thread's next one of the size is made."""
 
-    def __init__(self, under: cairo.ImageSurface, colours: Iterable[str] = ()) -> None:
+    def __init__(self, under: cairo.ImageSurface) -> None:
         self.surface = _SURFACES.get(under.get_width(), under.get_height())
-        self.colours = set(colours)  # the flat colours drawn, for the palette (`encode_png`)
+        self.colours: set[str] = set()  # the flat colours drawn, for the palette (`encode_png`)
         self.context = cairo.Context(self.surface)
         self.context.set_operator(cairo.OPERATOR_SOURCE)  # copied, not blended over nothing: the same, sooner
         self.layer(under)
         self.context.set_operator(cairo.OPERATOR_OVER)
 
-    def layer(self, raster: cairo.ImageSurface, left: int = 0, upper: int = 0, colours: Iterable[str] = ()) -> None:
-        """A fixed layer (with transparency) over what is there, its top left corner at (left, upper),
-        drawn with ``colours``."""
-        self.colours.update(colours)
+    def layer(self, raster: cairo.ImageSurface, left: int = 0, upper: int = 0) -> None:
+        """A fixed layer (with transparency) over what is there, its top left corner at (left, upper)."""
+        self.colours.update(_DRAWN_WITH.get(raster, ()))
         self.context.set_source_surface(raster, left, upper)
         self.context.paint()
 
@@ -293,19 +317,17 @@ class Canvas:
 @cache
 def _board_layers(
     board: Board, powers: tuple[str, ...], letters: tuple[tuple[str, str], ...], width: int
-) -> tuple[cairo.ImageSurface, cairo.ImageSurface, cairo.ImageSurface, dict[str, Mask], frozenset[str]]:
-    """Rasters of what lies under and over the land and of the names over everything, each land
-    province's mask, and the colours the rasters are drawn with."""
+) -> tuple[cairo.ImageSurface, cairo.ImageSurface, cairo.ImageSurface, dict[str, Mask]]:
+    """Rasters of what lies under and over the land and of the names over everything, and each
+    land province's mask."""
     # A picture with nothing on it has the board's size and fixes the document's frame.
     blank = Picture(board, powers, letters, {}, {}, "", "")
     below, over, names = static_layers(board)
-    documents = (blank.document(map_layer(below)),
-                 blank.document(map_layer(over), legend_key(board, powers, letters), background=False),
-                 blank.document(map_layer(names), background=False))
-    under, top, named = (rasterise(document, width) for document in documents)
+    under = rasterise(blank.document(map_layer(below)), width)
+    top = rasterise(blank.document(map_layer(over), legend_key(board, powers, letters), background=False), width)
+    named = rasterise(blank.document(map_layer(names), background=False), width)
     land = ((area.id, area.land_shape) for area in board.areas.values() if area.kind != "sea")
-    colours = frozenset(colour for document in documents for colour in colours_of(document))
-    return under, top, named, land_masks(land, width / board.width, TITLE_HEIGHT), colours
+    return under, top, named, land_masks(land, width / board.width, TITLE_HEIGHT)
 
 
 class Drawn:
@@ -397,8 +419,8 @@ def picture_to_png(drawing: Picture, width: int = 1200) -> bytes:
 
 
 def _compose(drawing: Picture, width: int) -> bytes:
-    under, top, named, masks, colours = _board_layers(drawing.board, drawing.powers, drawing.letters, width)
-    canvas = Canvas(under, colours)
+    under, top, named, masks = _board_layers(drawing.board, drawing.powers, drawing.letters, width)
+    canvas = Canvas(under)
     canvas.fill(masks, drawing.fills)
     canvas.layer(top)
     for province in drawing.fog:
