@@ -14,7 +14,7 @@ Cairo's own PNG writer compresses hard and slowly, in full colour; :func:`encode
 an 8-bit palette PNG instead (issue 26.4: a third of the bytes, at about the same cost): the
 picture's flat colours exactly and a few shades for its edges (`palette`), compressed by zlib
 (`_png`).  With the borders drawn crisp (:mod:`judge.render.svg`), a results mail's orders
-picture is about half the bytes it was (issue 69.3: the standard board's, 142 KB to 70 KB).
+picture is about half the bytes it was (issue 69.3: the standard board's, 142 KB to 72 KB).
 """
 
 from __future__ import annotations
@@ -115,7 +115,7 @@ def palette(image: Image.Image, colours: Iterable[str] = ()) -> Image.Image:
     Every pixel of a flat colour is then exactly its colour, and the edges' few shades repeat,
     which zlib compresses.  The octree's 256 colours for the whole picture, used before, gave the
     flat colours 256 cells to share with the edges: with the crisp borders, 1.3 times these bytes
-    (the standard board's orders: 102 KB for 79, both by zlib's run-length strategy); and an octree
+    (the standard board's orders: 102 KB for 81, both by zlib's run-length strategy); and an octree
     of fewer colours for the whole picture moves a power's colour (of 64, World's Russia by 24
     levels of 255).
     """
@@ -174,9 +174,9 @@ def _png(indexed: Image.Image) -> bytes:
     image) and compressed by zlib-ng, at zlib's `LEVEL` 5: Pillow's writer compresses with the system's
     zlib, the same deflate stream at 2.5 times the time, and the maps are most of a deadline's work.
     Against the run-length strategy used before, on maps of flat colours and few shades (`palette`),
-    0.89 times the bytes (Known World 901's orders: 214 KB to 191 KB) for 4 times the compressing's
-    time (15 ms against 4 on that 1920-pixel map); level 6 took 1.6 times the time of level 5 for 0.96
-    times the bytes, and a standard map is drawn in about 40 ms.
+    0.87 times the bytes (Known World 901's orders: 225 KB to 196 KB) for 3 times the compressing's
+    time (11 ms against 4 on that 1920-pixel map); level 6 took 1.6 times the time of level 5 for 0.96
+    times the bytes, and a standard map is drawn in about 20 ms.
     Without zlib-ng the standard library's zlib writes it: a valid PNG of the same picture, more slowly."""
     width, height = indexed.size
     rows = indexed.tobytes("raw", "P", width + 1)  # each row, then a zero: the next row's filter type, none
