@@ -17,19 +17,21 @@ every ``--probe-every`` seconds, and a game master's STATUS every fifth probe, e
 DATA to the 250 and until its answer is in the Maildir.
 
 Printed, per run: from the deadline to the first, the median and the last results mail to a
-player; games a minute (N over the time to the last); each game's time from the deadline to its
-last results mail (median, p95); the judges' CPU per game (and how it split between their
+player; games a minute (N over the time to the last); each game's time from the deadline to
+its last results mail (median, p95); the judges' CPU per game (and how it split between their
 main processes, their deadline workers and their appliers); the peak memory of each judge's
 processes (their largest resident set, summed over a judge's processes); how much the database
-grew and what the Maildir holds; when every game's public page showed the new phase; and the
-probes' figures.  On SQLite, what the evening left in the database per game-phase (each game
-processes one phase), at the stages of ``bench/disk_bench.py``, each against the same stage of
-a copy of the database taken before the deadline: as stored once the mail has gone, once the
-clock has dropped the sent mail's maps (``attachment-days`` on), after ``judge prune
---older-than 0``, and ``VACUUM``-ed (what stays for good).  Each run checks that every game
-was processed once (one results mail per player, no more, no fewer) and prints what failed.
-Then a table of every run and, where a configuration ran at several N, how each figure grew
-with N (the ratio of its per-game cost at the largest N to that at the smallest).
+grew and what the Maildir holds; the bytes of a results mail to a player as written (the mean
+and the largest) and of the evening's mail in all (issue 69.3); when every game's public page
+showed the new phase; and the probes' figures.  On SQLite, what the evening left in the
+database per game-phase (each game processes one phase), at the stages of
+``bench/disk_bench.py``, each against the same stage of a copy of the database taken before
+the deadline: as stored once the mail has gone, once the clock has dropped the sent mail's
+maps (``attachment-days`` on), after ``judge prune --older-than 0``, and ``VACUUM``-ed (what
+stays for good).  Each run checks that every game was processed once (one results mail per
+player, no more, no fewer) and prints what failed.  Then a table of every run and, where a
+configuration ran at several N, how each figure grew with N (the ratio of its per-game cost at
+the largest N to that at the smallest).
 
 The code before the deadline workers is run as the peer with ``PYTHONPATH`` set to its tree
 (and ``--tick-seconds 1``: its clock did not wake at a deadline).
@@ -383,6 +385,7 @@ class Run:
     kept: list[float] = field(default_factory=list)  # MB a game-phase at each of disk_bench's stages (SQLite)
     mails: int = 0
     mail_mb: float = 0.0
+    results_sizes: list[int] = field(default_factory=list)  # bytes of each results mail to a player, as written
     pages_done: float = float("nan")
     probes: Probes = field(default_factory=Probes)
     problems: list[str] = field(default_factory=list)
@@ -390,6 +393,11 @@ class Run:
     @property
     def per_minute(self) -> float:
         return self.games / self.last * 60 if self.last == self.last and self.last > 0 else float("nan")
+
+    def results_weight(self) -> str:
+        """The bytes of a results mail to a player: the mean and the largest, in KB."""
+        sizes = self.results_sizes
+        return f"{statistics.mean(sizes) / 1000:,.0f} / {sizes[-1] / 1000:,.0f} KB" if sizes else "-"
 
 
 def database_bytes(data_dir: Path, database: str | None) -> int:
@@ -529,6 +537,7 @@ def run_once(label: str, database: str | None, games: int, maps: bool, judges: i
                     zip(stages(Bench(data_dir), later), stages(Bench(before), later), strict=True)]
     run.mails = len(mails)
     run.mail_mb = sum(w.size for w in mails) / 2**20
+    run.results_sizes = sorted(w.size for w in results)
     run.probes = probes_of(sent, mails)
     check(run, seats, per_game, settings)
     for judge in running:
@@ -578,6 +587,8 @@ def report(run: Run) -> None:
                                         for i, (own, total) in enumerate(run.memory)))
     print(f"  database grew {run.db_growth:.1f} MB ({run.db_growth / n:.2f} MB a game); Maildir {run.mails} mails, "
           f"{run.mail_mb:.0f} MB; pages all showing the new phase {seconds(run.pages_done)} after the deadline")
+    print(f"  results mail to a player: {len(run.results_sizes)} mails, {run.results_weight()} (mean / largest), "
+          f"{sum(run.results_sizes) / 2**20:,.0f} MB in all; the evening's mail {run.mail_mb:,.0f} MB")
     if run.kept:
         print("  the database a game-phase: " + "; ".join(f"{stage.format(days=7)} {size:.3f} MB"
                                                         for stage, size in zip(STAGES, run.kept, strict=True)))
@@ -600,14 +611,15 @@ def report(run: Run) -> None:
 def table(runs: Sequence[Run]) -> None:
     print("| database, judges | games | maps | last results | games a minute | half the results | "
           "per game median / p95 | CPU a game | peak memory (main / all) | DB a game-phase: grew / 7 days on / "
-          "for good | load |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
+          "for good | a results mail (mean / largest) | the evening's mail | load |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for r in runs:
         memory = " + ".join(f"{own:.0f} / {total:.0f} MB" for own, total in r.memory)
         kept = f" / {r.kept[1]:.3f} / {r.kept[-1]:.3f}" if r.kept else " / - / -"
         print(f"| {r.label}, {r.judges} | {r.games:,} | {'on' if r.maps else 'off'} | {seconds(r.last)} | "
               f"{r.per_minute:,.0f} | {seconds(r.median_mail)} | {seconds(r.game_median)} / {seconds(r.game_p95)} | "
-              f"{r.cpu / r.games * 1000:.0f} ms | {memory} | {r.db_growth / r.games:.2f}{kept} MB | {r.load_before} |")
+              f"{r.cpu / r.games * 1000:.0f} ms | {memory} | {r.db_growth / r.games:.2f}{kept} MB | "
+              f"{r.results_weight()} | {r.mail_mb:,.0f} MB | {r.load_before} |")
     groups: dict[tuple[str, int, bool], list[Run]] = {}
     for r in runs:
         groups.setdefault((r.label, r.judges, r.maps), []).append(r)

@@ -16,9 +16,9 @@ dislodgement) is adjudicated once (not timed).  Then, with ``time.perf_counter``
    another), one after the other: the figure the judge pays per phase;
 4. for comparison, one PNG made by rasterising the whole SVG document with cairosvg
    (``svg_to_png``), which is what the cached layers avoid;
-5. encoding one composed picture (`judge.render.png.encode_png`: 256 colours chosen from a
-   ninth of the pixels, each pixel given the nearest, zlib's run-length strategy) against the
-   encoder it replaced (Pillow's fast octree over every pixel, zlib at level 6), by turns on
+5. encoding one composed picture (`judge.render.png.encode_png`: the picture's own flat colours
+   and 16 shades for its edges, each pixel given the nearest, zlib at level 5) against the
+   encoder of issue 26.4 (Pillow's fast octree over every pixel, zlib at level 6), by turns on
    the same picture, with each one's bytes and its worst pixel against the full-colour picture.
 
 Each figure is the median over ``--rounds`` rounds (default 5).  Times are wall-clock on the
@@ -97,7 +97,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def octree_level6(surface: Any) -> bytes:
-    """The encoder before: Pillow's fast octree over every pixel, zlib at level 6."""
+    """The encoder of issue 26.4: Pillow's fast octree over every pixel, zlib at level 6."""
     surface.flush()
     image = Image.frombuffer("RGB", (surface.get_width(), surface.get_height()), bytes(surface.get_data()),
                              "raw", "BGRX" if sys.byteorder == "little" else "XRGB", surface.get_stride(), 1)
@@ -111,9 +111,9 @@ def encoding(position: Any, results: Any, rounds: int) -> None:
     kept: list[Any] = []
     encode = pictures.encode_png
 
-    def keeping(surface: Any) -> bytes:
-        kept.append(surface)
-        return encode(surface)
+    def keeping(surface: Any, colours: Any = ()) -> bytes:
+        kept.append((surface, colours))
+        return encode(surface, colours)
 
     pictures.encode_png = keeping
     pictures.DRAWN.clear()
@@ -121,14 +121,17 @@ def encoding(position: Any, results: Any, rounds: int) -> None:
         render_png(position, results, title="Bench game, map for France")
     finally:
         pictures.encode_png = encode
-    surface = kept[0]
+    surface, colours = kept[0]
     surface.flush()
     full = Image.frombuffer("RGB", (surface.get_width(), surface.get_height()), bytes(surface.get_data()), "raw",
                             "BGRX" if sys.byteorder == "little" else "XRGB", surface.get_stride(), 1)
+    def now(drawn: Any) -> bytes:
+        return encode(drawn, colours)
+
     times: dict[str, list[float]] = {"now": [], "before": []}
     made: dict[str, bytes] = {}
     for _ in range(rounds):
-        for label, encoder in (("now", encode), ("before", octree_level6)):
+        for label, encoder in (("now", now), ("before", octree_level6)):
             start = time.perf_counter()
             made[label] = encoder(surface)
             times[label].append(time.perf_counter() - start)

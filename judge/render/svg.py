@@ -4,7 +4,11 @@ Layers, bottom to top: the sea (the background), land tinted by who holds it, bo
 supply centers, units, then the orders, then the names (each with a halo, so that an arrow
 under it never hides it), then a title bar and a legend.  The parts
 that never change for a board (borders, names, neutral land, coast marks) are built once
-per board and reused.
+per board and reused.  The borders (land, coast, sea) are drawn with crisp edges
+(``shape-rendering="crispEdges"``): a line about a pixel wide without antialiasing, as sharp
+as before, whose thousands of shaded edge pixels were a third of a standard map's PNG bytes
+(issue 69.3; in 256 colours at zlib's level 6, 122 KB to 82 KB, and Known World 901's
+1920-pixel map 326 KB to 240 KB).
 
 Orders are drawn from where the unit stands: a move is an arrow; a support is a dashed
 line to the middle of the supported move (or a dashed ring round the supported unit); a
@@ -84,6 +88,7 @@ FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
 UNIT_RADIUS = 9.0
 UNIT_BOX = (-10.0, -12.0, 10.0, 7.5)  # what a unit's mark covers about its point: left, top, right, bottom
 ASIDE = 21.0  # how far from its province's unit point a dislodged unit stands
+CRISP = 'shape-rendering="crispEdges"'  # the borders' lines: a pixel wide, without antialiasing (see the header)
 
 FOG = "#3E454C"  # over the provinces a power cannot see: a dark tone, darker than any power's tint...
 FOG_HATCH = "#15181B"  # ...and hatched, so that it reads as fog over any tint (issue 43.10)
@@ -565,13 +570,15 @@ def static_layers(board: Board) -> tuple[str, str, str]:
     )
     over = [
         f'<path class="border sea" d="{board.borders["sea"]}" fill="none" stroke="#7D9AB0" '
-        'stroke-width="0.8" stroke-dasharray="4 2.5"/>',
-        f'<path class="border land" d="{board.borders["land"]}" fill="none" stroke="#6B6457" stroke-width="0.8"/>',
-        f'<path class="border coast" d="{board.borders["coast"]}" fill="none" stroke="#45505A" stroke-width="1.1"/>',
+        f'stroke-width="0.8" stroke-dasharray="4 2.5" {CRISP}/>',
+        f'<path class="border land" d="{board.borders["land"]}" fill="none" stroke="#6B6457" stroke-width="0.8" '
+        f'{CRISP}/>',
+        f'<path class="border coast" d="{board.borders["coast"]}" fill="none" stroke="#45505A" stroke-width="1.1" '
+        f'{CRISP}/>',
     ]
     over += [
         f'<path class="border coast islands" data-province="{area.id}" d="{area.land}" fill="none" '
-        'stroke="#45505A" stroke-width="1.1"/>'
+        f'stroke="#45505A" stroke-width="1.1" {CRISP}/>'
         for area in board.areas.values()
         if area.kind == "archipelago"
     ]

@@ -260,6 +260,39 @@ def test_a_results_map_is_a_crisp_palette_png_a_third_the_size() -> None:
     assert max(difference) < 2.0  # out of 255; the flat colours a power is told by stay its own
 
 
+def test_every_pixel_of_a_power_s_colour_is_that_colour_in_the_png(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The palette holds the colours the map is drawn with as they are (issue 69.3): World's seventeen powers,
+    each on few pixels of a 1920-pixel map (a unit, a legend's disc), are each exactly its own colour wherever
+    the full-colour picture has it, and the shades of the edges never take a flat colour's pixels."""
+    from judge.render import png as pictures
+
+    drawn: list[Image.Image] = []
+    encode = pictures.encode_png
+
+    def keeping(surface: Any, colours: Any = ()) -> bytes:
+        surface.flush()
+        drawn.append(Image.frombuffer("RGBA", (surface.get_width(), surface.get_height()), bytes(surface.get_data()),
+                                      "raw", "BGRA", surface.get_stride(), 1).convert("RGB"))
+        return encode(surface, colours)
+
+    monkeypatch.setattr(pictures, "encode_png", keeping)
+    monkeypatch.setattr(pictures, "DRAWN", pictures.Drawn())
+    position = Position.initial(load_map("world"))
+    png = Image.open(io.BytesIO(render_png(position, title="World"))).convert("RGB")
+    colours = {tuple(bytes.fromhex(c[1:])) for c in power_colours(position.game_map.powers).values()}
+    assert len(colours) == 17
+    for colour in colours:
+        full = pixels_of(drawn[0], colour)
+        assert full.getbbox() is not None  # the power's colour is on the map...
+        assert ImageChops.subtract(full, pixels_of(png, colour)).getbbox() is None  # ...and every pixel of it kept
+
+
+def pixels_of(image: Image.Image, colour: tuple[int, ...]) -> Image.Image:
+    """A mask of the pixels of ``image`` that are exactly ``colour``: 255 there, 0 elsewhere."""
+    red, green, blue = ImageChops.difference(image, Image.new("RGB", image.size, colour)).split()
+    return ImageChops.add(ImageChops.add(red, green), blue).point(lambda v: 255 if v == 0 else 0)
+
+
 def test_a_canvas_drawn_on_again_keeps_nothing_of_the_picture_before(monkeypatch: pytest.MonkeyPatch) -> None:
     """A thread draws every picture of a size on the same canvas: a picture drawn after others
     is the one drawn first, byte for byte, and a canvas of another thread is its own."""

@@ -43,7 +43,7 @@ MAPS = ["g1-F1901M.png", "g1-F1901M.svg", "g1-S1901M-orders.png"]  # sorted
 DEADLINE = 49  # hours after the start: S1901M's deadline has passed, nobody sent orders
 
 
-ROOM = 20  # pages of 4 KB a transaction may add to a full SQLite database: a phase's change, not its maps
+ROOM = 10  # pages of 4 KB a full SQLite database may still take: a phase's change (5 are too few), not its maps
 
 
 class Disk:
