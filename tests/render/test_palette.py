@@ -25,36 +25,14 @@ World reaches 14.1 (India and Oz, tritanopia), 22.8 (the same), 8.7 (India and S
 from __future__ import annotations
 
 import itertools
-from collections import deque
 
 from judge.engine.map import load_map
 from judge.render.palette import LAND, NEUTRAL_LAND, SEA, WORLD, power_colours, tint
-from tests.render.vision import difference, least_difference
+from tests.render.vision import difference, least_difference, neighbours
 
 CENTER = 0.62  # the tint of a supply center its power owns (judge.render.svg)
 WORLD_MAP = load_map("world")
 FORMERLY_BLUE = ("BRAZIL", "CHINA", "EUROPE", "QUEBEC", "RUSSIA", "SOUTH_AFRICA")
-
-
-def neighbours(distance: int = 2) -> set[tuple[str, str]]:
-    """Pairs of World's powers some home center of one of which is at most ``distance`` areas from
-    a home center of the other (2: one area, land or sea, between them)."""
-    homes = {power: set(info.home_centers) for power, info in WORLD_MAP.powers.items()}
-
-    def apart(first: set[str], second: set[str]) -> int:
-        steps = dict.fromkeys(first, 0)
-        queue = deque(first)
-        while queue:
-            area = queue.popleft()
-            if area in second:
-                return steps[area]
-            for other in WORLD_MAP.neighbours[area]:
-                if other not in steps:
-                    steps[other] = steps[area] + 1
-                    queue.append(other)
-        return len(steps)
-
-    return {(a, b) for a, b in itertools.combinations(sorted(homes), 2) if apart(homes[a], homes[b]) <= distance}
 
 
 def test_the_measure_runs_from_black_to_white_over_a_hundred() -> None:
@@ -83,7 +61,7 @@ def test_neighbouring_powers_never_look_alike_whatever_the_readers_vision() -> N
     """Every pair of powers whose homes are at most one area apart (23 pairs, Libya and the Near
     East bordering): 10 or more between their centers' tints, 20 or more between their units'
     colours, with normal vision and each of the three dichromacies."""
-    pairs = neighbours()
+    pairs = neighbours(WORLD_MAP)
     assert len(pairs) == 23 and ("LIBYA", "NEAR_EAST") in pairs and ("EUROPE", "RUSSIA") in pairs
     for a, b in sorted(pairs):
         assert least_difference(tint(WORLD[a], CENTER), tint(WORLD[b], CENTER)) >= 10, (a, b)

@@ -14,9 +14,13 @@ times CIEDE2000).
 
 from __future__ import annotations
 
+import itertools
+from collections import deque
 from typing import Any
 
 from colorspacious import deltaE
+
+from judge.engine.map import GameMap
 
 VISIONS: dict[str, Any] = {
     "normal": "sRGB1",
@@ -40,3 +44,25 @@ def difference(first: str, second: str, vision: str = "normal") -> float:
 def least_difference(first: str, second: str) -> float:
     """The least difference of two colours with normal vision and each simulated deficiency."""
     return min(difference(first, second, vision) for vision in VISIONS)
+
+
+def neighbours(game_map: GameMap, distance: int = 2) -> set[tuple[str, str]]:
+    """The pairs of powers a reader compares side by side: those some home center of one of which is
+    at most ``distance`` areas from a home center of the other (2: one area, land or sea, between
+    them).  A board without home centers (Void) has none."""
+    homes = {power: set(info.home_centers) for power, info in game_map.powers.items()}
+
+    def apart(first: set[str], second: set[str]) -> int:
+        steps = dict.fromkeys(first, 0)
+        queue = deque(first)
+        while queue:
+            area = queue.popleft()
+            if area in second:
+                return steps[area]
+            for other in game_map.neighbours[area]:
+                if other not in steps:
+                    steps[other] = steps[area] + 1
+                    queue.append(other)
+        return distance + 1  # never reached: not neighbours
+
+    return {(a, b) for a, b in itertools.combinations(sorted(homes), 2) if apart(homes[a], homes[b]) <= distance}
