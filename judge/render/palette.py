@@ -17,11 +17,14 @@ World's seventeen have colours of their own (`WORLD`): the 11 in turn gave six o
 (Brazil and Quebec the same, China and Russia, Europe and South Africa), told apart only by
 their letters.  They are seventeen colours of Tol's qualitative sets and his discrete rainbow
 whose centres' tints stand apart from unheld and neutral land and from the sea,
-dealt by a search so that, in CIEDE2000, two powers whose home centres are at most one area
-apart differ by 15 or more where their centres are tinted and 20 where their units are
-drawn, seen with normal vision and with each of protanopia, deuteranopia and tritanopia as
-Machado, Oliveira and Fernandes (2009) simulate them; and any two powers by 9 with normal
-vision.  ``tests/render/test_palette.py`` measures it.  A power's supply centers are filled
+dealt by a search (in CIEDE2000, with Machado, Oliveira and Fernandes's 2009 simulation of
+protanopia, deuteranopia and tritanopia) so that two powers whose home centres are at most one
+area apart stand apart where their centres are tinted and where their units are drawn, whatever
+the reader's vision, and any two powers with normal vision.  ``tests/render/test_palette.py``
+measures it now in CAM02-UCS, colour blindness simulated by colorspacious: neighbours' tints 10 or
+more and their units 20, any two powers' tints 5, each centre's tint 10 from the ground.
+``tests/render/test_board_colours.py`` measures every board so, and names the boards that fall
+short (each a strict expected failure, with what it measures).  A power's supply centers are filled
 with a strong tint of its colour, other land it holds with a light one; units and arrows
 use the full colour with a dark outline, so a light colour still reads on a light tint.
 """
