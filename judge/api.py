@@ -116,7 +116,7 @@ if TYPE_CHECKING:  # what type checkers read; at run time, `__getattr__` imports
     from judge.service.logs import log_on_commit
     from judge.service.operators.cli import Tool, json_tool
     from judge.service.options import GAME_FLAGS, Rules, rules_of, split_options
-    from judge.service.outgoing.forms import Form
+    from judge.service.outgoing.forms import Form, note_list
     from judge.service.outgoing.outbox import queue
     from judge.service.states import RUNNING, GameError, GameState
     from judge.service.templates import counted, render, when
@@ -211,6 +211,7 @@ _SOURCES: dict[str, tuple[str, str]] = {
     "rules_of": ("judge.service.options", "rules_of"),
     "split_options": ("judge.service.options", "split_options"),
     "Form": ("judge.service.outgoing.forms", "Form"),
+    "note_list": ("judge.service.outgoing.forms", "note_list"),
     "queue": ("judge.service.outgoing.outbox", "queue"),
     "counted": ("judge.service.templates", "counted"),
     "in_words": ("judge.service.templates", "duration"),
@@ -247,6 +248,7 @@ __all__ = [  # the API's names: what a kind may use of the host (a test holds th
     "answer_summary", "assign_seat", "close_seat", "counted", "current_phase", "drop_setting", "duration",
     "end_game", "ended_deserted", "game_facts", "in_words", "is_played", "json_tool", "keep_setting",
     "latest_accepted", "latest_submission", "latest_submissions", "latest_texts", "log_on_commit", "make_folder",
+    "note_list",
     "observers", "open_phase", "open_seat", "page_url", "parse_duration", "parse_lines", "phase_data_now",
     "phase_seed", "phases_by_id", "players", "press_tokens", "processed", "processed_names", "processed_phases",
     "public_seat", "publish", "queue", "ranked", "read_count", "read_phase_length", "record", "render",

@@ -30,9 +30,7 @@ its CEO alone.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
-from judge.api import counted
+from judge.api import counted, note_list
 from judge.engine.legal import adjustment_count, legal_builds, legal_orders, retreat_options
 from judge.engine.orders import Build
 from judge.engine.position import Season
@@ -43,8 +41,6 @@ from judge.games.exchange.core.state import ExchangeState
 from judge.games.exchange.views import title
 from judge.payola.acceptance import default_list
 
-NOTE = 68
-"""The longest note written as a list (a unit's orders), so that the host's ``% `` keeps it within 72."""
 CHOICES = 3
 """The most notes a unit's legal orders take: past them, its supports and convoys are not listed."""
 
@@ -139,9 +135,9 @@ def _ceo_movement(state: ExchangeState, corporation: str) -> Parts:
         orders = [str(order).removeprefix(unit).strip() for order in legal_orders(position, placed.unit.province)]
         moves = [order for order in orders if not order.startswith(("S ", "C "))]
         helps = [order for order in orders if order.startswith(("S ", "C "))]
-        chunks = _chunks(unit, [*moves, *helps])
+        chunks = note_list(unit, [*moves, *helps])
         if len(chunks) > CHOICES:
-            chunks, unlisted = _chunks(unit, moves), unlisted or bool(helps)
+            chunks, unlisted = note_list(unit, moves), unlisted or bool(helps)
         notes.extend(chunks)
         lines.append(f"_ : {unit} H")
     if unlisted:
@@ -164,7 +160,7 @@ def _ceo_retreat(state: ExchangeState, corporation: str) -> Parts | None:
     notes = [f"{title(corporation)}'s dislodged units: replace the _ of each one's line with its retreat, or with D "
              "to disband it."]
     for unit in units:
-        notes.extend(_chunks(str(unit), [*(f"- {where}" for where in retreat_options(position, unit.province)), "D"]))
+        notes.extend(note_list(str(unit), [*(f"- {where}" for where in retreat_options(position, unit.province)), "D"]))
     return notes, [f"{unit} _" for unit in units]
 
 
@@ -179,23 +175,12 @@ def _ceo_adjustment(state: ExchangeState, corporation: str) -> Parts | None:
             return [f"{title(corporation)} may build {counted(count, 'unit')}, but every center where it may build "
                     "is occupied."], []
         notes = [f"{title(corporation)} may build {counted(count, 'unit')}: replace the _ of a BUILD line with the "
-                 "unit to build, or leave it as it is to waive it.", *_chunks("Builds", builds)]
+                 "unit to build, or leave it as it is to waive it.", *note_list("Builds", builds)]
         return notes, ["BUILD _"] * min(count, len(builds))
     if count < 0:
         units = [str(placed.unit) for placed in sorted(position.units_of(corporation), key=lambda p: str(p.unit))]
         notes = [f"{title(corporation)} must remove {counted(-count, 'unit')}: replace the _ of each REMOVE line with "
-                 "one of its units, or the judge removes them as in civil disorder (E20).", *_chunks("Units", units)]
+                 "one of its units, or the judge removes them as in civil disorder (E20).", *note_list("Units", units)]
         return notes, ["REMOVE _"] * -count
     return None
 
-
-def _chunks(head: str, items: Sequence[str]) -> list[str]:
-    """``head: item, item, ...`` as notes of at most `NOTE` characters, each starting with ``head``."""
-    found: list[str] = []
-    line = ""
-    for item in items:
-        if line and len(line) + 2 + len(item) > NOTE:
-            found.append(line)
-            line = ""
-        line = f"{line}, {item}" if line else f"{head}: {item}"
-    return [*found, line] if line else found

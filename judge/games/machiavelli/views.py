@@ -35,7 +35,7 @@ from __future__ import annotations
 import textwrap
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
-from judge.api import counted
+from judge.api import counted, note_list
 from judge.games.machiavelli.core.board import Board
 from judge.games.machiavelli.core.campaign import CampaignRecord, Expected, Publication
 from judge.games.machiavelli.core.existence import Proposal, Standing
@@ -600,9 +600,6 @@ def letter_lines(orders: Sequence[str], kept: Sequence[str], number: int) -> lis
 
 # -- the form to fill -----------------------------------------------------------------------------------
 
-FORM_NOTE = 68
-"""The longest note of a form that lists things (a unit's orders, the raisings), so that the host's ``% ``
-before it keeps the line within 72 characters (`judge.api.Form`)."""
 
 
 def form_parts(board: Board, position: Position, country: str) -> tuple[list[str], list[str]]:
@@ -639,7 +636,7 @@ def _spring_form(board: Board, position: Position, country: str, units: Sequence
                          "(3, M48).")
         notes.append(f"A raise line: replace its _ with a unit to raise, {SALARY} ducats each, one a province at "
                      "most (7.2), from these:")
-        notes += _chunks("Raise", [str(order).removeprefix("raise ") for order in raised])
+        notes += note_list("Raise", [str(order).removeprefix("raise ") for order in raised])
         lines += ["raise _"] * (min(provinces, board.first_builds) if first else provinces)
     notes.append("Trades (A.5) and forced taxation (A.6) are written as HELP syntax shows.")
     return notes, lines
@@ -666,22 +663,11 @@ def _campaign_form(board: Board, position: Position, country: str,
                      "an area it may advance into, for itself or a country (9.5). Your units may:")
         for unit in units:
             ref = str(UnitRef(unit.kind, unit.area))
-            notes += _chunks(unit_text(unit, owner=False), [str(order).removeprefix(ref).strip()
+            notes += note_list(unit_text(unit, owner=False), [str(order).removeprefix(ref).strip()
                                                             for order in possible_orders(board, position, unit)])
         lines += [f"{unit_text(unit, owner=False)} _" for unit in units]
     return notes, lines
 
-
-def _chunks(head: str, items: Sequence[str]) -> list[str]:
-    """``head: item, item, ...`` as notes of at most `FORM_NOTE` characters, each starting with ``head``."""
-    found: list[str] = []
-    line = ""
-    for item in items:
-        if line and len(line) + 2 + len(item) > FORM_NOTE:
-            found.append(line)
-            line = ""
-        line = f"{line}, {item}" if line else f"{head}: {item}"
-    return [*found, line] if line else found
 
 
 def season_words(season: Season, letter: str) -> str:

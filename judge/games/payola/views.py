@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from judge.api import counted
+from judge.api import counted, note_list
 from judge.engine.legal import adjustment_count, legal_builds, legal_orders, retreat_options
 from judge.engine.map import GameMap, available_maps, load_map
 from judge.engine.notation import order_result_to_data
@@ -309,8 +309,6 @@ def _income_words(options: Options, victory: int) -> str:
 
 # -- the form to fill ------------------------------------------------------------------------------
 
-FORM_NOTE = 68
-"""The longest note of a form that Payola writes, so that the host's ``% `` before it keeps the line within 72."""
 FORM_CHOICES = 3
 """The most notes a unit's legal orders take in a form: past them, its supports and convoys are not listed."""
 
@@ -349,9 +347,9 @@ def _movement_form(position: Position, power: str, balance: int, acceptance: str
         orders = [str(order).removeprefix(unit).strip() for order in legal_orders(position, placed.unit.province)]
         moves = [order for order in orders if not order.startswith(("S ", "C "))]
         helps = [order for order in orders if order.startswith(("S ", "C "))]
-        listed = _chunks(unit, [*moves, *helps])
+        listed = note_list(unit, [*moves, *helps])
         if len(listed) > FORM_CHOICES:
-            listed, unlisted = _chunks(unit, moves), unlisted or bool(helps)
+            listed, unlisted = note_list(unit, moves), unlisted or bool(helps)
         notes.extend(listed)
         lines.append(f"{unit} _" if loyal else f"_ : {unit} H")
     if unlisted:
@@ -373,7 +371,7 @@ def _retreat_form(position: Position, power: str) -> tuple[list[str], list[str]]
     notes = ["Each dislodged unit's line: replace its _ with its retreat, or with D to disband it."]
     for unit in units:
         retreats = [f"- {where}" for where in retreat_options(position, unit.province)]
-        notes.extend(_chunks(str(unit), [*retreats, "D"]))
+        notes.extend(note_list(str(unit), [*retreats, "D"]))
     return notes, [f"{unit} _" for unit in units]
 
 
@@ -387,24 +385,13 @@ def _adjustment_form(position: Position, power: str) -> tuple[list[str], list[st
                      "occupied."], [])
         notes = [f"You may build {counted(count, 'unit')}: replace the _ of a BUILD line with the unit to "
                  "build, or leave it as it is to waive it."]
-        notes.extend(_chunks("Builds", builds))
+        notes.extend(note_list("Builds", builds))
         return notes, ["BUILD _"] * min(count, len(builds))
     if count < 0:
         units = [str(placed.unit) for placed in sorted(position.units_of(power), key=lambda placed: str(placed.unit))]
         notes = [f"You must remove {counted(-count, 'unit')}: replace the _ of each REMOVE line with one of "
                  "your units, or the judge removes the ones farthest from home."]
-        notes.extend(_chunks("Units", units))
+        notes.extend(note_list("Units", units))
         return notes, ["REMOVE _"] * -count
     return None
 
-
-def _chunks(head: str, items: Sequence[str]) -> list[str]:
-    """``head: item, item, ...`` as notes of at most `FORM_NOTE` characters, each starting with ``head``."""
-    found: list[str] = []
-    line = ""
-    for item in items:
-        if line and len(line) + 2 + len(item) > FORM_NOTE:
-            found.append(line)
-            line = ""
-        line = f"{line}, {item}" if line else f"{head}: {item}"
-    return [*found, line] if line else found

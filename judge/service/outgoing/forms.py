@@ -32,6 +32,7 @@ asked); the host lays it out (`lay_out`) and reads the replies (`Reading`), alik
 from __future__ import annotations
 
 import textwrap
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -85,6 +86,24 @@ def form_of(session: Session, game: Game, seat: str) -> Form | None:
     without the judge's kinds)."""
     registry: Registry | None = session.info.get(KINDS)
     return registry.of(game).form(session, game, seat) if registry is not None else None
+
+
+NOTE = WIDTH - 4
+"""The longest note of a list (`note_list`): a comment line's width, its ``% `` and a margin taken."""
+
+
+def note_list(head: str, items: Sequence[str]) -> list[str]:
+    """``head: item, item, ...`` as a form's notes, each of at most `NOTE` characters and starting with
+    ``head`` (``Builds: A PAR, A MAR``): a long list goes on over several notes, never cut in an item, as
+    the layout would wrap one long note."""
+    found: list[str] = []
+    line = ""
+    for item in items:
+        if line and len(line) + 2 + len(item) > NOTE:
+            found.append(line)
+            line = ""
+        line = f"{line}, {item}" if line else f"{head}: {item}"
+    return [*found, line] if line else found
 
 
 def lay_out(form: Form, game: str, seat: str) -> list[str]:

@@ -56,14 +56,7 @@ def maps_of(session: Session, settings: Settings, address: str) -> str:
 def choose_maps(session: Session, address: str, choice: str | None, now: datetime) -> None:
     """Keep ``choice`` (one of `MAPS_CHOICES`; None: the judge's default again) for ``address``'s mailbox."""
     assert choice is None or choice in MAPS_CHOICES
-    box = mailbox(address)
-    row = session.get(AddressPreference, box)
-    if row is None:
-        session.add(AddressPreference(mailbox=box, maps=choice, updated_at=now))
-    else:
-        row.maps, row.updated_at = choice, now
-    session.flush()
-    session.info.get(_CHOSEN, {}).pop(box, None)  # read again: a rolled-back savepoint may undo this
+    _keep(session, address, now, _CHOSEN, maps=choice)
 
 
 def form_wanted(session: Session, address: str) -> bool:
@@ -78,14 +71,23 @@ def form_wanted(session: Session, address: str) -> bool:
 
 def choose_form(session: Session, address: str, on: bool, now: datetime) -> None:
     """Keep SET FORM ON or OFF (``on``) for ``address``'s mailbox."""
+    _keep(session, address, now, _FORMS, form=on)
+
+
+def _keep(session: Session, address: str, now: datetime, read: str, **chosen: str | bool | None) -> None:
+    """Keep ``chosen`` (columns of `AddressPreference`) for ``address``'s mailbox, and forget what the
+    transaction had read of it (``read``: its key in the session's info), to read it again: a rolled-back
+    savepoint may undo this."""
     box = mailbox(address)
     row = session.get(AddressPreference, box)
     if row is None:
-        session.add(AddressPreference(mailbox=box, form=on, updated_at=now))
+        session.add(AddressPreference(mailbox=box, updated_at=now, **chosen))
     else:
-        row.form, row.updated_at = on, now
+        for column, value in chosen.items():
+            setattr(row, column, value)
+        row.updated_at = now
     session.flush()
-    session.info.get(_FORMS, {}).pop(box, None)  # read again: a rolled-back savepoint may undo this
+    session.info.get(read, {}).pop(box, None)
 
 
 def kept(files: Sequence[File], choice: str) -> list[File]:
