@@ -45,6 +45,8 @@ from email.utils import make_msgid
 from pathlib import Path
 from typing import Any
 
+import formatflowed
+
 JUDGE = "judge@localhost"
 BARRIER = "barrier@example.org"  # `VirtualJudge.settle`'s HELP, left out of the transcript
 GM = "gm@example.org"
@@ -74,9 +76,20 @@ def free_port() -> int:
 
 
 def text_of(message: EmailMessage) -> str:
-    """A mail's text (its first plain part when it has attachments)."""
+    """A mail's text (its first plain part when it has attachments) as a mail client shows it: a
+    format=flowed text (RFC 3676, as the judge sends every text) read by ``formatflowed``, each
+    paragraph on one line, each fixed line as it is, quoted lines with their marks again."""
     body = message.get_body(preferencelist=("plain",))
-    return str(body.get_content()) if body is not None else ""
+    if body is None:
+        return ""
+    text = str(body.get_content())
+    if str(body.get_param("format", "")).lower() != "flowed":
+        return text
+    wire = "\r\n".join(text.removesuffix("\n").split("\n")).encode("utf-8")
+    delsp = str(body.get_param("delsp", "")).lower() == "yes"
+    read = formatflowed.decode(wire, character_set="utf-8", delete_space=delsp)
+    lines = [">" * info["quotedepth"] + (" " if info["quotedepth"] and chunk else "") + chunk for info, chunk in read]
+    return "\n".join(lines) + ("\n" if text.endswith("\n") else "")
 
 
 class Judge:

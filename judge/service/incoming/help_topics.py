@@ -7,6 +7,12 @@ commands anyone may send; ``help_topics``: the topics every game shares) and eac
 `help_mail`: what ``HELP ALL`` attaches, ``judge help`` prints and the
 documentation shows.
 
+The templates write each paragraph, and what each command does, on one line, and each command on
+a line of its own above what it does, indented: a reply answering HELP is sent format=flowed
+(`judge.mail.flowed`), where such a line reflows to a phone's width.  An attachment is not: all of
+the help is laid out as a document (`document`), each line at most 72 characters, a long one
+wrapped under its own indent.
+
 What one ``HELP`` answers (`answer`), as njudge's GET does, short, with the way to the rest:
 
 - ``HELP`` from a stranger (no sign-on in the mail): the index, the commands anyone may send,
@@ -23,9 +29,11 @@ What one ``HELP`` answers (`answer`), as njudge's GET does, short, with the way 
 from __future__ import annotations
 
 import re
+import textwrap
 from collections.abc import Sequence
 from typing import NamedTuple
 
+from judge.mail.flowed import WIDTH
 from judge.service.config import Settings
 from judge.service.hosting.kinds import GameKind, Kinds
 from judge.service.templates import render
@@ -47,14 +55,28 @@ class KindHelp(NamedTuple):
 
 
 def games_help(kinds: Kinds, settings: Settings) -> list[KindHelp]:
-    """Every game kind's part of HELP, the default kind first (``help.txt.j2``'s ``games``)."""
-    return [KindHelp(kind.name, kind.title, kind.help(settings).strip(), kind.orders_private) for kind in kinds]
+    """Every game kind's part of HELP as a document (`document`), the default kind first
+    (``help.txt.j2``'s ``games``)."""
+    return [KindHelp(kind.name, kind.title, document(kind.help(settings).strip()), kind.orders_private)
+            for kind in kinds]
 
 
 def help_mail(settings: Settings, kinds: Kinds) -> str:
-    """All of the judge's help, as ``HELP ALL`` answers it (`judge.service.incoming.help_topics`), ``judge
+    """All of the judge's help as a document (`document`), as ``HELP ALL`` attaches it, ``judge
     help`` prints it and the documentation shows it."""
-    return render("help", settings=settings, games=games_help(kinds, settings))
+    return document(render("help", settings=settings, games=games_help(kinds, settings)))
+
+
+def document(text: str) -> str:
+    """``text`` with each line longer than `WIDTH` wrapped at spaces, each continuation indented as
+    its line is: the help as a file shows it, where nothing reflows (a word longer than a line
+    stays whole)."""
+    lines = []
+    for line in text.split("\n"):
+        indent = line[:len(line) - len(line.lstrip(" "))]
+        lines += textwrap.wrap(line, WIDTH, subsequent_indent=indent, break_long_words=False,
+                               break_on_hyphens=False) if len(line) > WIDTH else [line]
+    return "\n".join(lines)
 
 
 

@@ -178,7 +178,8 @@ def test_help_tells_exchange_payolas_commands(judge: Judge) -> None:
     judge.send("someone@example.org", "HELP ALL")
     _, data = judge.last_to("someone@example.org").attachments["help.txt"]
     body = data.decode()
-    assert "=== Exchange Payola (CREATE game password exchange [board] [INVESTORS=n] [SHARES=n] [FUNDS=n]) ===" in body
+    heading = "=== Exchange Payola (CREATE game password exchange [board] [INVESTORS=n] [SHARES=n] [FUNDS=n]) ==="
+    assert heading in " ".join(body.split())  # the attachment wraps it at 72 characters
     for command in ("PRIORITY n", "BID n X AT p", "SELL n X TO name FOR a", "BUY n X FROM name FOR a",
                     "GIVE n X TO name", "APPROVE X m", "ELECT X name", "PASS", "DIVIDEND k", "ISSUE n AT p",
                     "LEDGER X", "WORTH c w"):
