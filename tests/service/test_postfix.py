@@ -109,7 +109,7 @@ def outage(site: Site, judge: subprocess.Popen[str], settings: str, port: int) -
     run("postqueue", "-f")
     wait_or_show_log(lambda: site.subjects(france).count("Re: held") == 5, "the answers to the five sheets", site.log)
     send(france, "SIGNON FRANCE@e2e1 pw-france\nSTATUS", subject="status")
-    assert "your current sheet/orders:\n    5 $\n" in site.wait_for(france, "Re: status").get_content()
+    assert "your current sheet/orders:\n    5 $\n" in meant(site.wait_for(france, "Re: status").get_content())
     return judge
 
 
