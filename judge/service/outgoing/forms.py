@@ -31,15 +31,18 @@ asked); the host lays it out (`lay_out`) and reads the replies (`Reading`), alik
 
 from __future__ import annotations
 
+import logging
 import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
+from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session
 
 from judge.store.models import Game
 
+log = logging.getLogger("judge")
 WIDTH = 72
 """The longest line of a form: the longest a mail's fixed line may be (RFC 3676's advice, and a phone's)."""
 BLANK = "_"
@@ -85,7 +88,22 @@ def form_of(session: Session, game: Game, seat: str) -> Form | None:
     """``seat``'s form for the phase ``game`` is in, as its kind gives it (None: none, or a session
     without the judge's kinds)."""
     registry: Registry | None = session.info.get(KINDS)
-    return registry.of(game).form(session, game, seat) if registry is not None else None
+    return asked(registry.of(game), session, game, seat) if registry is not None else None
+
+
+def asked(kind: FormSource, session: Session, game: Game, seat: str) -> Form | None:
+    """What ``kind``'s `form` gives ``seat``, or None if it fails: a form helps the player, and a fault
+    in one must cost neither a phase's run (its mail goes without the form) nor a player's mail (read
+    as if no form had been sent); the operator finds the fault in the log.  A fault of the database's
+    is the caller's: its transaction cannot go on."""
+    try:
+        return kind.form(session, game, seat)
+    except SQLAlchemyError:
+        raise
+    except Exception:
+        log.exception("the form of %s in %s could not be made: the mail goes, or is read, without it", seat,
+                      game.name)
+        return None
 
 
 NOTE = WIDTH - 4

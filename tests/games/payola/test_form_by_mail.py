@@ -1,4 +1,4 @@
-"""The form to fill by mail (issue 69, item 1): each mail that opens a phase for a power ends with its form,
+"""The form to fill by mail: each mail that opens a phase for a power ends with its form,
 its legal orders listed, and a reply to it is read as if only the player's own lines were written, in a real
 Payola game (France Alice, Germany Bob, England Carol)."""
 
@@ -9,11 +9,12 @@ from pathlib import Path
 import pytest
 from sqlalchemy import select
 
+from judge.games.payola.kind import Payola
 from judge.service.hosting import host
 from judge.store.models import Game
-from tests.games.payola.by_mail import FRANCE, play_spring, start
+from tests.games.payola.by_mail import ENGLAND, FRANCE, GERMANY, play_spring, start
 from tests.support.harness import Judge, Sent
-from tests.support.people import ALICE, CAROL
+from tests.support.people import ALICE, BOB, CAROL
 
 START_FORM = [  # hand-worked from the standard board: France's units in spring 1901 and where each may go
     "%% form for S1901M of g1, France",
@@ -90,6 +91,26 @@ def test_a_reply_with_the_form_untouched_applies_nothing_and_says_so(judge: Judg
     assert {answer.text for answer in judge.answers} == {"SIGNON F@g1 ****"}
     assert sheet(judge) is None
     assert "Your form for S1901M of g1 came back as the judge sent it" in judge.last_to(ALICE).body
+
+
+def test_a_kind_whose_form_fails_still_runs_its_phase_and_reads_its_players_mail(
+        judge: Judge, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    """A fault in a kind's form costs the form alone: the reply is read as if no form had been sent (its
+    blank line answered as what it is, a line no reader takes), the phase runs, its results go without a
+    form, and the operator finds the fault in the log."""
+    def broken(*_: object) -> None:
+        raise RuntimeError("a bug in the form")
+
+    monkeypatch.setattr(Payola, "form", broken)
+    judge.send(ALICE, FRANCE + "3 : A PAR - BUR\n_ : F BRE H")
+    assert judge.outcome_of("3 : A PAR - BUR") == ("ok", "SHEET_ACCEPTED")
+    assert judge.outcome_of("_ : F BRE H")[0] != "ok" and sheet(judge) == "3 : A PAR - BUR"  # answered, not kept
+    assert "internal error" not in judge.last_to(ALICE).body.lower()
+    judge.send(BOB, GERMANY + "2 : A MUN - RUH")
+    judge.send(CAROL, ENGLAND + "1 : F LON - NTH")
+    results = next(mail for mail in judge.new_mail() if mail.to == ALICE and mail.subject == "g1 S1901M results")
+    assert "%% form for" not in results.body and "Next phase: F1901M" in results.body
+    assert "the form of FRANCE in g1 could not be made" in caplog.text
 
 
 @pytest.mark.parametrize("opening", ["%% form for S1901M of g1, Germany", "%% form for F1901M of g1, France",

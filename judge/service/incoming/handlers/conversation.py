@@ -316,7 +316,7 @@ class Conversation(Holding):
             return False
         key = ("form", context.game.id, context.game.phase, context.seat)
         if key not in self.cache:
-            form = self.kinds.of(context.game).form(self.session, context.game, context.seat)
+            form = forms.asked(self.kinds.of(context.game), self.session, context.game, context.seat)
             self.cache[key] = forms.unfilled(form), forms.framing(form)
         if forms.normal(line.text) in self.cache[key][0]:
             context.unfilled += 1
