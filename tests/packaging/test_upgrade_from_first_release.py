@@ -367,7 +367,11 @@ def test_an_old_judge_under_an_init_script_is_stopped_by_it(made_once: Path, tmp
     running = old_judge(root, data)
     init = root / "etc" / "init.d" / "judge"
     init.parent.mkdir(parents=True)
-    init.write_text(f'#!/bin/sh\necho "$@" >> {root / "init.log"}\nkill {running.pid}\n')
+    # as a real init script's stop (start-stop-daemon --retry), it returns once the judge has ended (a zombie
+    # the test has not reaped yet has ended): else the upgrade may find it still ending, and send its own SIGTERM
+    init.write_text(f'#!/bin/sh\necho "$@" >> {root / "init.log"}\nkill {running.pid}\n'
+                    f'for _ in $(seq 300); do [ -r /proc/{running.pid}/stat ] && '
+                    f'[ "$(sed "s/.*) \\(.\\).*/\\1/" /proc/{running.pid}/stat)" != Z ] || break; sleep 0.1; done\n')
     init.chmod(0o755)
     try:
         done = upgrade(root, "--no-systemd")
