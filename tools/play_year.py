@@ -30,7 +30,7 @@ import time
 from email.message import EmailMessage
 from pathlib import Path
 
-import formatflowed
+from play_by_mail import text_of  # this folder's: a mail read as a client shows it
 
 from judge.mail.outbound import MaildirOutbox
 
@@ -127,23 +127,6 @@ class Judge:
                       for part in message.iter_attachments()]
             (out / f"{number:04d}-{name}.txt").write_text("\n".join(parts))
         return out
-
-
-def text_of(message: EmailMessage) -> str:
-    """A mail's text (its first plain part when it has attachments) as a mail client shows it: a
-    format=flowed text (RFC 3676, as the judge sends every text) read by ``formatflowed``, each
-    paragraph on one line, each fixed line as it is, quoted lines with their marks again."""
-    body = message.get_body(preferencelist=("plain",))
-    if body is None:
-        return ""
-    text = str(body.get_content())
-    if str(body.get_param("format", "")).lower() != "flowed":
-        return text
-    wire = "\r\n".join(text.removesuffix("\n").split("\n")).encode("utf-8")
-    delsp = str(body.get_param("delsp", "")).lower() == "yes"
-    read = formatflowed.decode(wire, character_set="utf-8", delete_space=delsp)
-    lines = [">" * info["quotedepth"] + (" " if info["quotedepth"] and chunk else "") + chunk for info, chunk in read]
-    return "\n".join(lines) + ("\n" if text.endswith("\n") else "")
 
 
 def show(title: str, message: EmailMessage) -> None:
