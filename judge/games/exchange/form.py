@@ -31,7 +31,7 @@ its CEO alone.
 from __future__ import annotations
 
 from judge.api import counted, note_list
-from judge.engine.legal import adjustment_count, legal_builds, legal_orders, retreat_options
+from judge.engine.legal import adjustment_count, legal_builds, retreat_options
 from judge.engine.orders import Build
 from judge.engine.position import Season
 from judge.games.exchange.core.income import standard_income
@@ -40,9 +40,7 @@ from judge.games.exchange.core.sheet import dividend_limit
 from judge.games.exchange.core.state import ExchangeState
 from judge.games.exchange.views import title
 from judge.payola.acceptance import default_list
-
-CHOICES = 3
-"""The most notes a unit's legal orders take: past them, its supports and convoys are not listed."""
+from judge.payola.choices import unit_choices
 
 Parts = tuple[list[str], list[str]]
 """A form's notes and lines."""
@@ -128,20 +126,9 @@ def _ceo_movement(state: ExchangeState, corporation: str) -> Parts:
              f"{listed}. Each line of its block is an offer from its treasury: replace its _ with the amount, and "
              "the order with another if you like. To change its acceptance list, replace the _ of ACCEPT; to save, "
              "the _ of the line ending with $."]
-    lines: list[str] = []
-    unlisted = False
-    for placed in sorted(position.units_of(corporation), key=lambda placed: str(placed.unit)):
-        unit = str(placed.unit)
-        orders = [str(order).removeprefix(unit).strip() for order in legal_orders(position, placed.unit.province)]
-        moves = [order for order in orders if not order.startswith(("S ", "C "))]
-        helps = [order for order in orders if order.startswith(("S ", "C "))]
-        chunks = note_list(unit, [*moves, *helps])
-        if len(chunks) > CHOICES:
-            chunks, unlisted = note_list(unit, moves), unlisted or bool(helps)
-        notes.extend(chunks)
-        lines.append(f"_ : {unit} H")
-    if unlisted:
-        notes.append("S/C: a unit may also support or convoy any unit it can reach, where not listed above.")
+    units, choices = unit_choices(position, corporation, note_list)
+    notes.extend(choices)
+    lines = [f"_ : {unit} H" for unit in units]
     owned = sorted(position.centers_of(corporation))
     if position.phase.season is Season.SPRING and owned and not state.options.payola.zerosum:
         total = standard_income(len(owned), state.game_map.victory_centers, state.options.payola)

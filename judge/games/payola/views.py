@@ -23,12 +23,13 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from judge.api import counted, note_list
-from judge.engine.legal import adjustment_count, legal_builds, legal_orders, retreat_options
+from judge.engine.legal import adjustment_count, legal_builds, retreat_options
 from judge.engine.map import GameMap, available_maps, load_map
 from judge.engine.notation import order_result_to_data
 from judge.engine.orders import Build, Disband, OrderSyntaxError, PhaseKind, Remove, Retreat, Waive, parse_order
 from judge.engine.position import Position
 from judge.payola.blind import Sight
+from judge.payola.choices import unit_choices
 from judge.payola.options import IncomeScheme, Options
 from judge.wording import power_title
 
@@ -309,10 +310,6 @@ def _income_words(options: Options, victory: int) -> str:
 
 # -- the form to fill ------------------------------------------------------------------------------
 
-FORM_CHOICES = 3
-"""The most notes a unit's legal orders take in a form: past them, its supports and convoys are not listed."""
-
-
 def form_parts(position: Position, power: str, balance: int, acceptance: str | None,
                options: Options) -> tuple[list[str], list[str]] | None:
     """The notes and lines of ``power``'s form to fill in the phase of ``position`` (what the power sees
@@ -340,20 +337,9 @@ def _movement_form(position: Position, power: str, balance: int, acceptance: str
     else:
         notes.append("Each line is an offer: replace its _ with the amount, and the order with another from "
                      "the list if you like. You may offer on any unit, not only your own.")
-    lines: list[str] = []
-    unlisted = False
-    for placed in sorted(position.units_of(power), key=lambda placed: str(placed.unit)):
-        unit = str(placed.unit)
-        orders = [str(order).removeprefix(unit).strip() for order in legal_orders(position, placed.unit.province)]
-        moves = [order for order in orders if not order.startswith(("S ", "C "))]
-        helps = [order for order in orders if order.startswith(("S ", "C "))]
-        listed = note_list(unit, [*moves, *helps])
-        if len(listed) > FORM_CHOICES:
-            listed, unlisted = note_list(unit, moves), unlisted or bool(helps)
-        notes.extend(listed)
-        lines.append(f"{unit} _" if loyal else f"_ : {unit} H")
-    if unlisted:
-        notes.append("S/C: a unit may also support or convoy any unit it can reach, where not listed above.")
+    units, listed = unit_choices(position, power, note_list)
+    notes.extend(listed)
+    lines = [f"{unit} _" if loyal else f"_ : {unit} H" for unit in units]
     own = position.game_map.powers[power].letter
     notes.append(f"Acceptance list: {acceptance or own + '?'}. To change it, replace the "
                  "_ of the ACCEPT line with the new list.")
