@@ -36,48 +36,47 @@ from judge.service.config import Settings
 from judge.service.mailbox import mailbox
 from judge.store.models import AddressPreference
 
-_CHOSEN = "judge_maps_chosen"  # a session's info key: each mailbox's choice, as read in its transaction
-_FORMS = "judge_form_chosen"  # the same for SET FORM
+_READ = "judge_preferences"  # a session's info key: each mailbox's choices, as read in its transaction
 PNG, SVG = "image/png", "image/svg+xml"
 
 File = TypeVar("File", Attachment, Drawn, Attachment | Drawn)
 
 
+def _chosen(session: Session, address: str) -> tuple[str | None, bool | None]:
+    """What ``address``'s mailbox chose (SET MAPS, SET FORM; None: nothing), read once a transaction:
+    most mailboxes chose nothing, and a session reads a missing row again each time it is asked."""
+    read: dict[str, tuple[str | None, bool | None]] = session.info.setdefault(_READ, {})
+    box = mailbox(address)
+    if box not in read:
+        row = session.get(AddressPreference, box)
+        read[box] = (row.maps, row.form) if row is not None else (None, None)
+    return read[box]
+
+
 def maps_of(session: Session, settings: Settings, address: str) -> str:
     """The pictures ``address``'s mailbox chose (`MAPS_CHOICES`), or the judge's default."""
-    chosen: dict[str, str | None] = session.info.setdefault(_CHOSEN, {})
-    box = mailbox(address)
-    if box not in chosen:
-        row = session.get(AddressPreference, box)
-        chosen[box] = row.maps if row is not None else None
-    return chosen[box] or settings.maps_default
+    return _chosen(session, address)[0] or settings.maps_default
 
 
 def choose_maps(session: Session, address: str, choice: str | None, now: datetime) -> None:
     """Keep ``choice`` (one of `MAPS_CHOICES`; None: the judge's default again) for ``address``'s mailbox."""
     assert choice is None or choice in MAPS_CHOICES
-    _keep(session, address, now, _CHOSEN, maps=choice)
+    _keep(session, address, now, maps=choice)
 
 
 def form_wanted(session: Session, address: str) -> bool:
     """Whether ``address``'s mailbox gets the form to fill (SET FORM: on unless it chose OFF)."""
-    chosen: dict[str, bool] = session.info.setdefault(_FORMS, {})
-    box = mailbox(address)
-    if box not in chosen:
-        row = session.get(AddressPreference, box)
-        chosen[box] = row is None or row.form is not False
-    return chosen[box]
+    return _chosen(session, address)[1] is not False
 
 
 def choose_form(session: Session, address: str, on: bool, now: datetime) -> None:
     """Keep SET FORM ON or OFF (``on``) for ``address``'s mailbox."""
-    _keep(session, address, now, _FORMS, form=on)
+    _keep(session, address, now, form=on)
 
 
-def _keep(session: Session, address: str, now: datetime, read: str, **chosen: str | bool | None) -> None:
+def _keep(session: Session, address: str, now: datetime, **chosen: str | bool | None) -> None:
     """Keep ``chosen`` (columns of `AddressPreference`) for ``address``'s mailbox, and forget what the
-    transaction had read of it (``read``: its key in the session's info), to read it again: a rolled-back
-    savepoint may undo this."""
+    transaction had read of it (`_chosen`), to read it again: a rolled-back savepoint may undo this."""
     box = mailbox(address)
     row = session.get(AddressPreference, box)
     if row is None:
@@ -87,7 +86,7 @@ def _keep(session: Session, address: str, now: datetime, read: str, **chosen: st
             setattr(row, column, value)
         row.updated_at = now
     session.flush()
-    session.info.get(read, {}).pop(box, None)
+    session.info.get(_READ, {}).pop(box, None)
 
 
 def kept(files: Sequence[File], choice: str) -> list[File]:
