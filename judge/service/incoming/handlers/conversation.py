@@ -299,6 +299,7 @@ class Conversation(Holding):
             return True
         if forms.unfilled_signon(line.text):
             return True
+        blank = forms.BLANK in line.text.split()
         context = self.context
         if context.game is None or context.seat is None or isinstance(command, cmd.SignOn | cmd.SignOff):
             return False
@@ -308,11 +309,11 @@ class Conversation(Holding):
             if self.form_refused:
                 self.echo(text, "ignored", self.form_refused, code="OTHER_FORM")
         if self.form_refused:
-            if forms.BLANK not in line.text.split():
+            if not blank:
                 self.echo(line.text, "ignored", "not applied: it is in the form of another phase, game or seat, "
                           "as the answer to that form's first line says", code="OTHER_FORM")
             return True
-        if forms.BLANK not in line.text.split():  # filled, or a frame: read as written, its form not asked for
+        if not blank:  # filled, or a frame: read as written, its form not asked for
             return False
         key = ("form", context.game.id, context.game.phase, context.seat)
         if key not in self.cache:
