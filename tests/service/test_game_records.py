@@ -42,7 +42,7 @@ from judge.web.public import summary
 from tests.games.payola.by_mail import FRANCE, GERMANY, MASTER, start
 from tests.service.every_kind import KINDS, MACHIAVELLI, PAYOLA, Kind
 from tests.support.cli import options, run
-from tests.support.harness import Judge, open_kinds_database, raw_mail
+from tests.support.harness import Judge, once, open_kinds_database, raw_mail
 from tests.support.people import ALICE, BOB, CAROL, GM
 
 SCHEMA = Path(__file__).parents[2] / "docs" / "reference" / "game-record.schema.json"
@@ -66,7 +66,12 @@ def _aop(judge: Judge) -> None:
 
 def played(judge: Judge, kind: Kind, finished: bool) -> Judge:
     """``kind``'s game on ``judge``: its first phase played and closed at its deadline, a line sent
-    in the second; ``finished``: then ended by its master's TERMINATE (with the code it answered)."""
+    in the second; ``finished``: then ended by its master's TERMINATE (with the code it answered).
+    Played once per test process, kind and ending on a pristine judge, and copied after that (`once`)."""
+    return once(judge, _play, kind, finished)
+
+
+def _play(judge: Judge, kind: Kind, finished: bool) -> None:
     kind.begin(judge)
     for seat, line in enumerate(kind.sent):
         if line:
@@ -77,7 +82,6 @@ def played(judge: Judge, kind: Kind, finished: bool) -> Judge:
     if finished:
         judge.later(1)
         judge.terminate(GM, kind.master)
-    return judge
 
 
 def record_of(judge: Judge, game: str, public: bool = False) -> dict[str, Any]:
