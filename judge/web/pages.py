@@ -320,7 +320,7 @@ def game_pages(db: Database, settings: Settings, name: str, players: bool = True
         publish_game_feeds(db, settings, [name])
         if players:
             publish_players(db, settings, [name])
-        line = _index_line(record.facts)
+        line = _index_line(record if isinstance(record, public.GameFacts) else record.facts)
         return None if stamp.exists() and stamp.read_text("utf-8") == line else (str(stamp), line)
     except Exception:
         log.exception("the public pages of %s could not be written", name)

@@ -39,6 +39,7 @@ class Script:
     rolls_back: bool = True
     closes_early: bool = True  # the phase closes once every player has sent (unless one WAITs)
     resigned_leave: bool = False  # a seat whose player resigned has left the game: nobody takes it over (E32)
+    kinds: Callable[[], Kinds] = with_test_kinds  # the registry of the judge that hosts it
 
     def signon(self, name: str) -> str:
         seat = next(seat for who, _, seat in self.players if who == name)
@@ -75,13 +76,12 @@ def unscripted(kinds: Kinds) -> list[str]:
 
 
 def started(tmp_path: Path, script: Script, **settings: Any) -> Judge:
-    """A judge of every kind (``settings``: `Judge`'s) with a game of ``script``'s kind created, joined
+    """A judge of the script's registry (``settings``: `Judge`'s) with a game of ``script``'s kind created, joined
     and started, its start mail unread: played once per test process and kind, then copied (`once`)."""
-    return once(Judge(tmp_path, kinds=with_test_kinds(), **settings), _start, script.kind)
+    return once(Judge(tmp_path, kinds=script.kinds(), **settings), _start, script)
 
 
-def _start(judge: Judge, kind: str) -> None:
-    script = SCRIPTS[kind]
+def _start(judge: Judge, script: Script) -> None:
     judge.confirmed(GM, *(address(name) for name, _, _ in script.players))
     judge.send(GM, f"CREATE {GAME} gm-pw {script.create}")
     for name, word, _ in script.players:

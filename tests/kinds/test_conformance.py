@@ -174,7 +174,7 @@ def test_every_kind_reads_a_check_in_full_and_keeps_nothing_of_it(tmp_path: Path
 def test_the_game_master_sets_the_length_of_every_kinds_phases(tmp_path: Path, script: Script) -> None:
     """``SET <phase> hours`` for each of the kind's phases' lengths (`Phases.durations`), read by its grammar."""
     judge = started(tmp_path, script)
-    kind = with_test_kinds().named(script.kind)
+    kind = script.kinds().named(script.kind)
     lines = [f"SET {setting.upper()} 30" for setting in kind.durations]
     master(judge, *lines)
     assert [judge.outcome_of(line) for line in lines] == [("ok", None)] * len(lines)

@@ -10,11 +10,13 @@ from __future__ import annotations
 import ast
 import email
 import email.policy
+import inspect
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from email.message import EmailMessage
+from functools import cache
 from pathlib import Path
 from types import MappingProxyType
 
@@ -27,7 +29,10 @@ from judge.bootstrap import hosted, registry
 from judge.mail.outbound import MaildirOutbox
 from judge.service.config import Settings
 from judge.service.hosting.contract import MEMBERS, REQUIRED, Kind
+from judge.service.hosting.kinds import Kinds
 from judge.store.models import Game
+from tests.kinds import test_conformance, test_every_command, test_flowed_text, test_help_of_every_kind
+from tests.kinds.scripts import Script
 from tests.support.clock import Clock
 from tests.support.daemon import Running
 from tests.support.flowed import meant
@@ -61,7 +66,7 @@ def pick(turn: api.Turn, text: str, command: Pick) -> None:
 
 
 class Highest(api.Kind):
-    """Each player picks a number; once all have, the highest wins and the game is over."""
+    """Each player picks a number in each of two rounds; the highest pick of the last round wins."""
 
     name = "highest"
     title = "Highest number"
@@ -74,7 +79,11 @@ class Highest(api.Kind):
     def start(self, session: Session, game: api.Game, settings: api.Settings, now: datetime) -> None:
         for player in api.players(session, game):
             api.assign_seat(player, player.requested)
-        api.open_phase(session, game, "R1", {}, now)
+        api.open_phase(session, game, ROUNDS[0], {}, now)
+        for player in api.players(session, game):
+            assert player.address is not None
+            api.queue(session, settings, to=player.address, subject=f"{game.name} starts", kind="start", now=now,
+                      game_id=game.id, body=f"Game {game.name} starts: send PICK and a number for {ROUNDS[0]}.")
 
     def waiting(self, session: Session, game: api.Game) -> list[str]:
         chosen = picks(session, game)
@@ -87,6 +96,16 @@ class Highest(api.Kind):
         assert row is not None
         chosen = picks(session, game)
         api.processed(row, {"picks": chosen}, now)
+        said = [f"  {seat}: {number}" for seat, number in sorted(chosen.items())] or ["  nobody picked"]
+        body = "\n".join([*closing.notes, f"The picks of {row.name}:", *said])
+        readers = [player.address for player in api.seats(session, game).values()
+                   if player.address and api.is_played(player)]
+        for address in [*readers, *api.observers(session, game), game.gm_address]:
+            api.queue(session, settings, to=address, subject=closing.subject(game.name, row.name), kind="results",
+                      body=body, now=now, game_id=game.id)
+        if row.name != ROUNDS[-1]:
+            api.open_phase(session, game, ROUNDS[ROUNDS.index(row.name) + 1], {}, now)
+            return api.PhaseChange(row.name, game.phase)
         best = max(chosen, key=lambda seat: chosen[seat]) if chosen else None
         return api.PhaseChange(row.name, None, best, f"{best} picked the highest number" if best else "no pick")
 
@@ -99,6 +118,34 @@ class Highest(api.Kind):
     def status(self, turn: api.Turn) -> list[str]:
         assert turn.game is not None and turn.seat is not None
         return [f"your pick: {picks(turn.session, turn.game).get(turn.seat, 'none yet')}"]
+
+
+ROUNDS = ("R1", "R2")
+"""Highest's phases."""
+
+
+@cache
+def with_highest() -> Kinds:
+    """The judge's own kinds, and `Highest`: the one line a newcomer adds to the registry."""
+    return registry([*hosted(), Highest()])
+
+
+HIGHEST = Script("highest", "highest", (("Ann", "Ann", "Ann"), ("Bob", "Bob", "Bob")), lambda _, __: ["PICK 7"],
+                 kinds=with_highest)
+"""How the kinds' conformance suite plays `Highest`: the script a newcomer writes for a new kind."""
+
+
+@pytest.fixture
+def script() -> Script:
+    """The conformance suite's tests collected below play `Highest`, and `Highest` alone, here."""
+    return HIGHEST
+
+
+# The kinds' conformance suite (tests.kinds.test_conformance, test_every_command, test_help_of_every_kind,
+# test_flowed_text), collected here again for `Highest`: each of its tests that plays a kind's script.
+for _suite in (test_conformance, test_every_command, test_help_of_every_kind, test_flowed_text):
+    globals().update({name: test for name, test in vars(_suite).items()
+                      if name.startswith("test_") and "script" in inspect.signature(test).parameters})
 
 
 def written(kind: type) -> set[str]:
@@ -123,7 +170,10 @@ def test_a_kind_of_only_the_required_members_is_created_joined_started_played_an
     judge.send(ANN, "SIGNON Ann@h1 ann-pw\nPICK 7\nSTATUS")
     assert judge.outcome_of("PICK 7") == ("ok", None)
     assert "your pick: 7" in judge.last_to(ANN).body
-    judge.send(BOB, "SIGNON Bob@h1 bob-pw\nPICK 3")  # the last pick closes the phase, and the game is over
+    judge.send(BOB, "SIGNON Bob@h1 bob-pw\nPICK 9")  # the last pick closes the first round
+    assert "The picks of R1:\n  Ann: 7\n  Bob: 9\n" in judge.last_to(ANN).body
+    judge.send(ANN, "SIGNON Ann@h1 ann-pw\nPICK 7")
+    judge.send(BOB, "SIGNON Bob@h1 bob-pw\nPICK 3")  # the last pick of the last round: the game is over
     with judge.db.transaction() as session:
         game = session.scalars(select(Game).where(Game.name == "h1")).one()
         assert (game.state, game.winner) == ("finished", "Ann")
@@ -146,9 +196,10 @@ def test_a_kind_defined_here_is_played_by_smtp_through_judge_serve(tmp_path: Pat
             judge.confirm(address)
         judge.settled()
         judge.send(GM, "SIGNON MASTER@h1 gm-pw\nSTART")
-        judge.send(ANN, "SIGNON Ann@h1 ann-pw\nPICK 7")
-        judge.send(BOB, "SIGNON Bob@h1 bob-pw\nPICK 3")  # the last pick: the game is over
-        judge.settled()
+        for ann, bob in ((1, 2), (7, 3)):  # Bob picks the higher number first, Ann in the last round
+            judge.send(ANN, f"SIGNON Ann@h1 ann-pw\nPICK {ann}")
+            judge.send(BOB, f"SIGNON Bob@h1 bob-pw\nPICK {bob}")  # the last pick of a round closes it
+            judge.settled()
         ended = {}
         for raw in MaildirOutbox(settings.maildir).messages():
             mail = email.message_from_bytes(raw, policy=email.policy.default)

@@ -15,7 +15,6 @@ from sqlalchemy import select
 from judge.mail.flowed import WIDTH, is_fixed
 from judge.service.incoming import help_topics
 from judge.store.models import Outbox
-from tests.kinds.registry import with_test_kinds
 from tests.kinds.scripts import GAME, GM, Script, address, master, send, started, state
 from tests.support.flowed import chunks, on_a_phone
 from tests.support.harness import Judge, Sent
@@ -44,7 +43,7 @@ def _asked_for_help(tmp_path: Path, script: Script) -> Judge:
     all of it, each kind's help and each of its topics, each of the host's topics), by the game's first
     player (its game's help, each of the host's topics and of its kind's) and by its game master."""
     judge = started(tmp_path, script)
-    kinds = with_test_kinds()  # the kinds `started` hosts
+    kinds = script.kinds()  # the kinds `started` hosts
     host = [topic.name for topic in help_topics.host_part(judge.settings, kinds).topics]
     stranger = ["", "INDEX", "ALL", *host]
     for kind in kinds:

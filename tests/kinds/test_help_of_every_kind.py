@@ -50,7 +50,7 @@ def test_a_kind_without_topics_is_its_summary_alone() -> None:
 
 def test_a_seat_of_every_kind_is_answered_its_games_help_and_its_topics(tmp_path: Path, script: Script) -> None:
     judge = started(tmp_path, script)
-    kind = with_test_kinds().named(script.kind)
+    kind = script.kinds().named(script.kind)
     own = help_topics.kind_part(Settings(), kind)
     first = script.players[0][0]
     signon = script.signon(first)

@@ -209,7 +209,7 @@ class ExchangeCommands(Commands):
     def status(self, turn: Turn) -> list[str]:
         return handlers.status_lines(turn)
 
-    def master_status(self, turn: Turn) -> list[str] | None:
+    def master_status(self, turn: Turn) -> list[str]:
         return handlers.master_status(turn)
 
     def help(self, settings: Settings) -> str:

@@ -275,7 +275,7 @@ class MachiavelliCommands(Commands):
         assert turn.game is not None and turn.seat is not None
         return handlers.status_lines(turn, turn.game, turn.seat)
 
-    def master_status(self, turn: Turn) -> list[str] | None:
+    def master_status(self, turn: Turn) -> list[str]:
         return handlers.master_status(turn)
 
     def form(self, session: Session, game: Game, seat: str) -> api.Form | None:

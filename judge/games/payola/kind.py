@@ -235,7 +235,7 @@ class PayolaCommands(Commands):
     def status(self, talk: Turn) -> list[str]:
         return status_lines(talk)
 
-    def master_status(self, talk: Turn) -> list[str] | None:
+    def master_status(self, talk: Turn) -> list[str]:
         return master_status_lines(talk)
 
     def form(self, session: Session, game: Game, seat: str) -> api.Form | None:

@@ -176,7 +176,7 @@ class PiratesCommands(Commands):
         assert talk.game is not None and talk.seat is not None
         return handlers.status_lines(talk, talk.game, talk.seat)
 
-    def master_status(self, talk: Turn) -> list[str] | None:
+    def master_status(self, talk: Turn) -> list[str]:
         return handlers.master_status(talk)
 
     def help(self, settings: Settings) -> str:

@@ -26,6 +26,8 @@ from judge.service.config import Settings
 from judge.service.hosting import host
 from judge.service.hosting.kinds import Commands, Demo, GameKind, Lobby, Pages, Phases, Records
 from judge.service.hosting.turn import Turn
+from judge.service.outgoing.outbox import queue
+from judge.service.templates import when
 from judge.store.models import Game, Player
 from judge.web.pages import make_folder, render_page
 from judge.web.public import GameFacts, summary
@@ -95,6 +97,23 @@ class Kind(GameKind):
     def seat_order(self, session: Session, game: Game) -> list[str]:
         """The default of `Lobby.seat_order`: the seats' names, whatever the case."""
         return sorted(host.seats(session, game), key=str.casefold)
+
+    def brief(self, turn: Turn, game: Game, seat: str, player: Player, address: str) -> None:
+        """The default of `Commands.brief`: the game and its phase as the seat's new player meets them, how
+        to sign on and see the seat as it stands (STATUS), and the seat's form where the kind gives one."""
+        title = self.seat_title(seat)
+        label = self.label(game.phase) if game.phase else ""
+        lines = [f"You now play {title} in {game.name}, a game of {self.title}."]
+        if game.phase and label:
+            lines.append(f"The game is in its phase {game.phase} ({label}).")
+        elif game.phase:
+            lines.append(f"The game is in its phase {game.phase}.")
+        if game.deadline is not None:
+            lines.append(f"The phase's deadline is {when(game.deadline)}.")
+        lines.append(f"Sign on with SIGNON {seat}@{game.name} and your password: STATUS then shows what {title} "
+                     "has and has sent.")
+        queue(turn.session, turn.settings, to=address, subject=f"{game.name}: your briefing as {title}",
+              kind="notice", now=turn.now, game_id=game.id, body="\n".join(lines), opens=seat)
 
     def results_mails(self, session: Session, game: Game) -> int:
         """The default of `Phases.results_mails`: one to each played seat, each observer and the game master."""

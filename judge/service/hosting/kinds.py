@@ -402,14 +402,15 @@ class Commands(Protocol):
         to drop a reply's lines left as the form gave them.  By default, none."""
         return None
 
-    def master_status(self, turn: Turn) -> list[str] | None:
-        """STATUS for the game master (None, by default: not for the game master in this kind)."""
-        return None
+    def master_status(self, turn: Turn) -> list[str]:
+        """The kind's lines of the game master's STATUS, after the host's (the game and its phase, who is
+        still to act, who asks to WAIT) and before the silent seats'; by default none: the host's say it."""
+        return []
 
     def brief(self, turn: Turn, game: Game, seat: str, player: Player, address: str) -> None:
-        """Mail the new player of ``seat`` (TAKEOVER) what the seat knows now; by default nothing:
-        STATUS tells it."""
-        return None
+        """Mail the new player of ``seat`` (TAKEOVER) what the seat knows now; by default the game, its
+        phase and deadline, and how to see the seat as it stands (STATUS tells it)."""
+        ...
 
     def resigned(self, turn: Turn, game: Game, seat: str) -> str:
         """What else happens when the player of ``seat`` resigns; the words added to the answer (by
@@ -450,7 +451,8 @@ class Pages(Protocol):
         ...
 
     def gather(self, session: Session, game: Game) -> Any:
-        """Everything the game's pages are made of, read in ``session``: by default its `facts`."""
+        """Everything the game's pages are made of, read in ``session``: by default its `facts`; else a
+        record whose ``facts`` the host reads for the game's line of the index."""
         return self.facts(session, game)
 
     def write_pages(self, root: Path, record: Any, force: bool = False) -> Path:

@@ -220,7 +220,7 @@ class Auction(api.Kind):
         assert game is not None and seat is not None
         return status_of(turn.session, game, seat)
 
-    def master_status(self, turn: api.Turn) -> list[str] | None:
+    def master_status(self, turn: api.Turn) -> list[str]:
         game = turn.game
         assert game is not None
         bids = bids_of(turn.session, game, game.phase or "")

@@ -352,11 +352,18 @@ class Conversation(Holding):
     def _read(self, line: cmd.Line) -> cmd.Command | None:
         """The command a line is, read by the host's grammar or the signed-on game's kind; None when it
         is none, answered already (an unknown command, or one that cannot be read).  A run of unknown
-        lines opening the mail before a command is its greeting (`_aside`)."""
+        lines opening the mail before a command is its greeting (`_aside`).  ``SET <phase> hours`` for one
+        of the lengths a kind names (`Phases.durations`) the host reads where the kind's grammar does not."""
         command = line.command
         if isinstance(command, cmd.GameLine):  # the signed-on game's kind reads it
             game = self.context.game
-            command = (self.kinds.of(game) if game is not None else self.kinds.default).read(line.text, game)
+            kind = self.kinds.of(game) if game is not None else self.kinds.default
+            command = kind.read(line.text, game)
+            words = line.text.split()
+            if isinstance(command, cmd.Unknown) and words[0].upper() == "SET" and len(words) > 1 and (
+                    (lengths := {name.upper(): name for name in kind.durations}).get(words[1].upper())):
+                command = cmd.read_phase_length(line.text, words, lengths, ", ".join(f"SET {word} hours"
+                                                                                     for word in lengths))
         if isinstance(command, cmd.Unknown):
             self.unknown_run.append(self.echo(line.text, "error", command.error, code="UNKNOWN_COMMAND"))
             return None

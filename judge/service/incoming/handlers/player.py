@@ -34,20 +34,18 @@ from judge.store.models import Absence, Confirmation, Game
 def status(talk: Conversation, text: str, _: cmd.Status) -> None:
     """A seat's STATUS is filled in by its game's kind when the seat's lines end
     (`judge.games.GameKind.close_block`), so that it shows what the same mail sends, whether it
-    comes before or after it.  The game master's is the kind's to give, if it gives one.  The host
+    comes before or after it.  The host
     writes the first line of both (`host.status_header`) and adds who asks to WAIT
     (`Conversation.wait_lines`); to the game master's, who is still to act in the phase (the seats
-    the clock reminds, `Phases.waiting`), and the clock's and silent seats' lines."""
+    the clock reminds, `Phases.waiting`), the kind's own lines (none by default), and the silent seats'."""
     game = talk.context.game
     assert game is not None
-    kind = talk.kinds.of(game)
     if not talk.context.is_master:
         talk.context.status_echoes.append(talk.echo(text, "info"))
-    elif (lines := kind.master_status(talk)) is not None:
-        talk.echo(text, "info", "", [host.status_header(game), *late_lines(talk, game), *talk.wait_lines(game, None),
-                                      *lines, *silent_seats.lines(talk.session, game)])
     else:
-        talk.echo(text, "error", f"that is a player's command; sign on as a {kind.seat_word}", code="PLAYER_ONLY")
+        own = talk.kinds.of(game).master_status(talk)
+        talk.echo(text, "info", "", [host.status_header(game), *late_lines(talk, game), *talk.wait_lines(game, None),
+                                      *own, *silent_seats.lines(talk.session, game)])
 
 
 def wait(talk: Conversation, text: str, command: cmd.Wait) -> None:
