@@ -18,6 +18,10 @@ from judge.engine.legal import legal_orders
 from judge.engine.map import available_maps, load_map
 from judge.engine.orders import Move, PhaseKind
 from judge.engine.position import Position
+from judge.games.machiavelli import lifecycle as machiavelli_lifecycle
+from judge.games.machiavelli.core.board import Board, board_names
+from judge.games.machiavelli.core.position import Independent
+from judge.games.machiavelli.core.position import Position as MachiavelliPosition
 from judge.games.payola import lifecycle as payola_lifecycle
 from judge.store.models import Game
 from judge.wording import power_title
@@ -126,3 +130,68 @@ def test_a_payola_seats_results_text_holds_no_other_seats_offers_nor_money(tmp_p
             if other != power:
                 assert f"as {power_title(other)} " not in mail.body, (power, other)
                 assert not private[other] & set(mail.body.splitlines()), (power, other)
+
+
+def _machiavelli_owner(owner: object) -> str:
+    """A Machiavelli owner as the mail writes it: a country's name, ``independent <native area>``."""
+    return f"independent {owner.native}" if isinstance(owner, Independent) else str(owner)
+
+
+def _machiavelli_game(judge: Judge) -> tuple[Board, MachiavelliPosition]:
+    with judge.db.transaction() as session:
+        game = session.scalars(select(Game).where(Game.name == GAME)).one()
+        position = machiavelli_lifecycle.position_now(session, game)
+        assert position is not None
+        return machiavelli_lifecycle.board_of(game), position
+
+
+def _machiavelli_engine_view(board: Board, position: MachiavelliPosition, country: str) -> seat_view.BoardView:
+    """What the engine says a country may read of a Machiavelli game: every unit, every city's holder, the
+    provinces each country controls, the sieges, its own treasury."""
+    cities = [area for area in board.areas if board.areas[area].city is not None]
+    return seat_view.BoardView(
+        frozenset((_machiavelli_owner(u.owner), u.kind.value, f"{u.area}/{u.coast}" if u.coast else u.area)
+                  for u in position.units.values()),
+        {area: None if (by := position.city_controller(area)) is None else _machiavelli_owner(by) for area in cities},
+        position.treasuries.get(country),
+        other={"provinces": {area: by for area in board.areas if board.areas[area].is_land
+                             and isinstance(by := position.controller(area), str)},
+               "sieges": {area: (_machiavelli_owner(s.besieger), s.seasons) for area, s in position.sieges.items()}})
+
+
+# On the classic board Florence gives Milan 3 ducats in the spring letter, then its army marches into Siena and
+# lays siege to its independent garrison.
+MACHIAVELLI_SCRIPT = {"classic": ({"Flo": "transfer 3 to Milan"}, {"Flo": "A are - sie"}, {"Flo": "A sie B"})}
+MACHIAVELLI_PLAYERS = {"Flo": "Florence", "Mil": "Milan"}
+
+
+@pytest.mark.parametrize("board", board_names())
+def test_every_machiavelli_country_rebuilds_the_board_and_its_treasury_from_its_results_text(
+        tmp_path: Path, board: str) -> None:
+    """Two phases of a game on each board (on the classic board three, with a transfer and a siege laid):
+    after each phase each country's text gives every unit, every city's holder, each country's provinces,
+    the sieges and its treasury."""
+    judge = Judge(tmp_path)
+    people = {name: f"{name.lower()}@example.org" for name in MACHIAVELLI_PLAYERS}
+    judge.confirmed(GM, *people.values())
+    judge.send(GM, f"CREATE {GAME} gm-secret machiavelli {board}")
+    for name, country in MACHIAVELLI_PLAYERS.items():
+        judge.send(people[name], f"JOIN {GAME} pw-{name.lower()} {country}")
+    judge.send(GM, f"SIGNON MASTER@{GAME} gm-secret\nSTART")
+    sieges = 0
+    for letters in MACHIAVELLI_SCRIPT.get(board, ({}, {})):
+        with judge.db.transaction() as session:
+            phase = session.scalars(select(Game.phase).where(Game.name == GAME)).one()
+        for name, letter in letters.items():
+            judge.send(people[name], f"SIGNON {MACHIAVELLI_PLAYERS[name]}@{GAME} pw-{name.lower()}\n{letter}")
+        judge.new_mail()
+        judge.send(GM, f"SIGNON MASTER@{GAME} gm-secret\nPROCESS")
+        mails = {m.to: m for m in judge.new_mail() if m.subject == f"{GAME} {phase} results"}
+        layout, position = _machiavelli_game(judge)
+        for name, country in MACHIAVELLI_PLAYERS.items():
+            view = seat_view.machiavelli(mails[people[name]].body)
+            assert view == _machiavelli_engine_view(layout, position, country), (board, phase, country)
+            others = set(MACHIAVELLI_PLAYERS.values()) - {country}
+            assert not any(f"For {other} alone:" in mails[people[name]].body for other in others)  # 8.1
+        sieges = len(position.sieges)
+    assert sieges == (1 if board in MACHIAVELLI_SCRIPT else 0)

@@ -180,11 +180,10 @@ def machiavelli(text: str) -> BoardView:
                 native = unit.group("native") or unit.group("area")
                 units.add((f"independent {native}", unit.group("kind"), unit.group("area")))
         elif head == "Cities no country controls":
-            for held in re.finditer(r"[^,]+? \((?P<area>[a-z]+)\): (?P<by>independent(?: [^,]+? \([a-z]+\))?|nobody)",
-                                    rest):
-                by = held.group("by")
-                native = _CODE.search(by)
-                cities[held.group("area")] = (None if by == "nobody" else
+            for held in re.finditer(r"(?:^|, )[^,]+? \((?P<area>[a-z]+)\) (?P<by>independent(?: [^,]+? \([a-z]+\))?"
+                                    r"|held by nobody)", rest):
+                native = _CODE.search(held.group("by"))
+                cities[held.group("area")] = (None if held.group("by") == "held by nobody" else
                                               f"independent {native.group(1) if native else held.group('area')}")
         elif head == "Sieges in progress":
             for siege in re.finditer(r"\((?P<area>[a-z]+)\) besieged by (?P<by>.+?) for (?P<n>\d+) seasons?", rest):
