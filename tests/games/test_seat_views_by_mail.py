@@ -13,11 +13,13 @@ from pathlib import Path
 import pytest
 from sqlalchemy import select
 
-from judge.api import current_phase
+from judge.api import current_phase, processed_phases
 from judge.engine.legal import legal_orders
 from judge.engine.map import available_maps, load_map
 from judge.engine.orders import Move, PhaseKind
 from judge.engine.position import Position
+from judge.games.exchange import stored as exchange_stored
+from judge.games.exchange.core.state import ExchangeState
 from judge.games.machiavelli import lifecycle as machiavelli_lifecycle
 from judge.games.machiavelli.core.board import Board, board_names
 from judge.games.machiavelli.core.position import Independent
@@ -195,3 +197,51 @@ def test_every_machiavelli_country_rebuilds_the_board_and_its_treasury_from_its_
             assert not any(f"For {other} alone:" in mails[people[name]].body for other in others)  # 8.1
         sieges = len(position.sieges)
     assert sieges == (1 if board in MACHIAVELLI_SCRIPT else 0)
+
+
+INVESTORS = ("ANN", "BOB", "CAT")
+
+
+def _exchange_states(judge: Judge) -> dict[str, ExchangeState]:
+    """The state each processed phase of Exchange's g1 left, by the phase's name."""
+    with judge.db.transaction() as session:
+        game = session.scalars(select(Game).where(Game.name == GAME)).one()
+        return {row.name: exchange_stored.state_of(row) for row in processed_phases(session, game)}
+
+
+def _exchange_engine_view(state: ExchangeState, investor: str) -> seat_view.BoardView:
+    """What the engine says an investor may read after a phase: the whole board, its cash and its shares."""
+    position = state.position
+    return seat_view.BoardView(
+        frozenset(_unit(*placed) for placed in position.units.values()),
+        {center: power_title(owner) if (owner := position.centers.get(center)) else None
+         for center in position.game_map.supply_centers},
+        state.purses[investor],
+        other={"shares": {power_title(c): n for c, n in state.register.portfolio(investor).items()}})
+
+
+@pytest.mark.parametrize("board", available_maps())
+def test_every_exchange_investor_rebuilds_the_board_its_cash_and_shares_from_its_results_text(
+        tmp_path: Path, board: str) -> None:
+    """The Exchange phase (ANN and BOB buy shares of the board's first two corporations at auction, CAT
+    passes) and the first phase on the board, closed by the game master: after each, each investor's text
+    gives the board whole, its cash and its shares."""
+    judge = Judge(tmp_path)
+    people = {name: f"{name.lower()}@example.org" for name in INVESTORS}
+    judge.confirmed(GM, *people.values())
+    judge.send(GM, f"CREATE {GAME} gm-secret exchange {board} INVESTORS=3 FUNDS=60")
+    for name in INVESTORS:
+        judge.send(people[name], f"JOIN {GAME} pw-{name.lower()} {name}")
+    judge.send(GM, f"SIGNON MASTER@{GAME} gm-secret\nSTART")
+    first, second = list(load_map(board).powers)[:2]
+    for name, line in zip(INVESTORS, (f"BID 2 {first} AT 3", f"BID 1 {second} AT 3", "PASS"), strict=True):
+        judge.send(people[name], f"SIGNON {name}@{GAME} pw-{name.lower()}\n{line}")
+    judge.send(GM, f"SIGNON MASTER@{GAME} gm-secret\nPROCESS")  # the Exchange phase closed on CAT's mail
+    states = _exchange_states(judge)
+    assert len(states) == 2 and list(states)[1].endswith("M"), list(states)
+    for phase, state in states.items():
+        for name in INVESTORS:
+            mail = next(m for m in judge.all_mail() if m.to == people[name] and m.subject == f"{GAME} {phase} results")
+            assert seat_view.exchange(mail.body) == _exchange_engine_view(state, name), (board, phase, name)
+            assert sum(line.startswith("  your shares: ") for line in mail.body.splitlines()) == 1  # its own (E39)
+    assert states[list(states)[1]].register.portfolio("ANN") == {first: 2}

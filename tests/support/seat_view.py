@@ -63,6 +63,22 @@ def block(text: str, heading: re.Pattern[str]) -> list[str]:
     return []
 
 
+def _item(text: str, start: str) -> str | None:
+    """The first line that begins with ``start``, with the lines that go on under it (indented
+    further) joined to it by a space; None if no line does."""
+    lines = text.splitlines()
+    for at, line in enumerate(lines):
+        if line.startswith(start):
+            indent = len(line) - len(line.lstrip())
+            found = [line.strip()]
+            for under in lines[at + 1:]:
+                if not under.strip() or len(under) - len(under.lstrip()) <= indent:
+                    break
+                found.append(under.strip())
+            return " ".join(found)
+    return None
+
+
 def _number(text: str, pattern: str) -> int | None:
     found = re.search(pattern, text, re.M)
     return int(found.group(1)) if found else None
@@ -128,19 +144,20 @@ def exchange(text: str) -> BoardView:
         if found is None:
             unowned = re.fullmatch(r"Unowned supply centers \((\d+)\): (.*)", item)
             assert unowned is not None, item
-            centers.update((center, None) for center in unowned.group(2).split(", "))
+            listed = unowned.group(2).split(", ")
+            assert int(unowned.group(1)) == len(listed), item
+            centers.update((center, None) for center in listed)
             continue
         power = found.group(1)
         units |= _units(power, found.group(3))
-    shares: dict[str, int] = {}
-    holdings = next((line for line in logical(text.splitlines(), re.compile(r"^\s*\S"))
-                     if line.startswith("your shares: ")), None)
-    if holdings is not None and holdings != "your shares: none":
-        for held in holdings.removeprefix("your shares: ").split(", "):
-            name, _, count = held.rpartition(" ")
-            shares[name] = int(count)
+    holdings = _item(text, "  your shares: ")
+    shares: dict[str, int] | None = None
+    if holdings is not None:
+        listed = holdings.removeprefix("your shares: ")
+        shares = {} if listed == "none" else {name: int(count) for name, _, count in
+                                              (held.rpartition(" ") for held in listed.split(", "))}
     money = _number(text, r"^  (?:balance now|spent: \d+ AgP; your balance): (\d+) AgP$")
-    return BoardView(frozenset(units), centers, money, other={"shares": shares if holdings is not None else None})
+    return BoardView(frozenset(units), centers, money, other={"shares": shares})
 
 
 # -- Machiavelli: its own board ------------------------------------------------------------------------------
