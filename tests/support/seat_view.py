@@ -144,9 +144,9 @@ def exchange(text: str) -> BoardView:
         if found is None:
             unowned = re.fullmatch(r"Unowned supply centers \((\d+)\): (.*)", item)
             assert unowned is not None, item
-            listed = unowned.group(2).split(", ")
-            assert int(unowned.group(1)) == len(listed), item
-            centers.update((center, None) for center in listed)
+            nobodys = unowned.group(2).split(", ")
+            assert int(unowned.group(1)) == len(nobodys), item
+            centers.update((center, None) for center in nobodys)
             continue
         power = found.group(1)
         units |= _units(power, found.group(3))
