@@ -8,6 +8,7 @@ kind, on every board it plays.  And a seat's mail holds nothing another seat's r
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -25,6 +26,9 @@ from judge.games.machiavelli.core.board import Board, board_names
 from judge.games.machiavelli.core.position import Independent
 from judge.games.machiavelli.core.position import Position as MachiavelliPosition
 from judge.games.payola import lifecycle as payola_lifecycle
+from judge.games.pirates import lifecycle as pirates_lifecycle
+from judge.games.pirates.core.match import Match, garnets_held, settle
+from judge.games.pirates.core.match import gold as pirates_gold
 from judge.store.models import Game
 from judge.wording import power_title
 from tests.support import seat_view
@@ -245,3 +249,51 @@ def test_every_exchange_investor_rebuilds_the_board_its_cash_and_shares_from_its
             assert seat_view.exchange(mail.body) == _exchange_engine_view(state, name), (board, phase, name)
             assert sum(line.startswith("  your shares: ") for line in mail.body.splitlines()) == 1  # its own (E39)
     assert states[list(states)[1]].register.portfolio("ANN") == {first: 2}
+
+
+PIRATES = ("Ann", "Bob", "Cy", "Dee")
+
+
+def _pirates_engine_view(match: Match, player: str, phase: str) -> seat_view.RoomView:
+    """What the rules let ``player`` know once ``phase`` (D1, V1...) has closed, from the match itself (P10):
+    after a Distribution Phase, its receipts under each plan of its room, its own plan and its gold; after a
+    Voting Phase, which plans of its room passed, its gold, and the next round's room, package and garnets."""
+    number = int(phase[1:])
+    round_ = match.rounds[number - 1]
+    room = round_.room_of(player)
+    if phase.startswith("D"):
+        return seat_view.RoomView(number, {p: round_.plan(p).share(player) for p in room}, {},
+                                  {"you" if m == player else m: n for m, n in round_.plan(player).shares},
+                                  pirates_gold(match, number - 1)[player])
+    settlement = settle(round_)
+    after = match.rounds[number]
+    return seat_view.RoomView(number, {}, {p: settlement.outcome(p).passed for p in room}, {},
+                              pirates_gold(match, number)[player], after.room_of(player), after.package(player),
+                              garnets_held(match, player, number + 1))
+
+
+def test_every_pirate_rebuilds_its_room_plans_and_gold_from_its_results_text(tmp_path: Path) -> None:
+    """A round of four players, each planning the whole package for itself, the ballots drawn: after each
+    phase each player's text gives what the rules let it know, and no plan of the other room."""
+    judge = Judge(tmp_path)
+    people = {name: f"{name.lower()}@example.org" for name in PIRATES}
+    judge.confirmed(GM, *people.values())
+    judge.send(GM, f"CREATE {GAME} gm-secret pirates PLAYERS=4")
+    for name in PIRATES:
+        judge.send(people[name], f"JOIN {GAME} pw-{name.lower()} {name}")
+    judge.send(GM, f"SIGNON MASTER@{GAME} gm-secret\nSTART")
+    for name in PIRATES:
+        package = re.search(r"^Package: (\d+) gold$", judge.last_to(people[name]).body, re.M)
+        assert package is not None
+        judge.send(people[name], f"SIGNON {name}@{GAME} pw-{name.lower()}\nPLAN ME {package.group(1)}")
+    for phase in ("D1", "V1"):
+        judge.send(GM, f"SIGNON MASTER@{GAME} gm-secret\nPROCESS")
+        with judge.db.transaction() as session:
+            match = pirates_lifecycle.match_now(session, session.scalars(select(Game).where(Game.name == GAME)).one())
+        assert match is not None
+        for name in PIRATES:
+            mail = next(m for m in judge.all_mail() if m.to == people[name] and m.subject == f"{GAME} {phase} results")
+            view = seat_view.pirates(mail.body)
+            assert view == _pirates_engine_view(match, name, phase), (phase, name)
+            others = set(PIRATES) - set(match.rounds[0].room_of(name))
+            assert not any(f"Plan of {other}" in mail.body for other in others)  # P10

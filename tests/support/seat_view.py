@@ -216,3 +216,44 @@ def machiavelli(text: str) -> BoardView:
                 units.add((country, unit.group("kind"), unit.group("area")))
     money = _number(text, r"^Your treasury: \d+ ducats? before, (\d+) ducats? now\.$")
     return BoardView(frozenset(units), cities, money, other={"provinces": provinces, "sieges": sieges})
+
+
+# -- Pirates' Proposal: no board, what a player may know -----------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RoomView:
+    """What a player reads of a Pirates' Proposal round in a results mail: what it receives under each plan
+    of its room (a Distribution Phase closed) or which of them passed (a Voting Phase closed), its own plan,
+    its gold (the first ``Gold:``), and the next round's room, package and garnets where one opens."""
+
+    round: int
+    receipts: dict[str, int]
+    outcomes: dict[str, bool]
+    plan: dict[str, int]
+    gold: int | None
+    room: tuple[str, ...] = ()
+    package: int | None = None
+    garnets: int | None = None
+
+
+def pirates(text: str) -> RoomView:
+    """A Pirates' Proposal results mail, read from its lines ``Round 1 of 5``, ``Plan of Dee: you receive 5
+    gold``, ``Plan of Dee: passed``, ``Your plan: you 30, Dee 0``, ``Gold: 12``, ``Room: Ann, Dee``,
+    ``Package: 30 gold`` and ``Garnets: 1``."""
+    lines = text.splitlines()
+    receipts = {m.group(1): int(m.group(2)) for line in lines
+                if (m := re.fullmatch(r"Plan of (\S+): you receive (\d+) gold", line))}
+    outcomes = {m.group(1): m.group(2) == "passed" for line in lines
+                if (m := re.fullmatch(r"Plan of (\S+): (passed|failed)", line))}
+    plan = {}
+    own = next((line for line in lines if line.startswith("Your plan: ")), None)
+    if own is not None:
+        for share in own.removeprefix("Your plan: ").split(" (")[0].split(", "):
+            member, _, amount = share.rpartition(" ")
+            plan[member] = int(amount)
+    room = next((tuple(line.removeprefix("Room: ").split(", ")) for line in lines if line.startswith("Room: ")), ())
+    number = _number(text, r"^Round (\d+) of \d+$")
+    assert number is not None, text
+    return RoomView(number, receipts, outcomes, plan, _number(text, r"^Gold: (\d+)$"), room,
+                    _number(text, r"^Package: (\d+) gold$"), _number(text, r"^Garnets: (\d+)$"))
