@@ -67,8 +67,9 @@ def _payola_engine_view(position: Position, balance: int) -> seat_view.BoardView
         frozenset(_unit(d.power, d.unit) for d in position.dislodged.values()))
 
 
-# On the standard board a Russian army is dislodged in the fall, so that the results show a retreat to come.
-STANDARD_SCRIPT = ({"WAR": "A WAR - GAL", "VIE": "A VIE H", "BUD": "A BUD H"},
+# On the standard board Russia's fleet on St Petersburg's south coast stays there in the spring (a coast to read),
+# and a Russian army is dislodged in the fall, so that the results show a retreat to come.
+STANDARD_SCRIPT = ({"WAR": "A WAR - GAL", "VIE": "A VIE H", "BUD": "A BUD H", "STP": "F STP/SC H"},
                    {"BUD": "A BUD - GAL", "VIE": "A VIE S A BUD - GAL", "GAL": "A GAL H"})
 
 
