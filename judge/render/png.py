@@ -14,7 +14,7 @@ Cairo's own PNG writer compresses hard and slowly, in full colour; :func:`encode
 an 8-bit palette PNG instead (issue 26.4: a third of the bytes, at about the same cost): the
 picture's flat colours exactly and a few shades for its edges (`palette`), compressed by zlib
 (`_png`).  With the borders drawn crisp (:mod:`judge.render.svg`), a results mail's orders
-picture is about half the bytes it was (issue 69.3: the standard board's, 142 KB to 72 KB).
+picture is about half the bytes it was (the standard board's, 142 KB to 72 KB).
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ that never change for a board (borders, names, neutral land, coast marks) are bu
 per board and reused.  The borders (land, coast, sea) are drawn with crisp edges
 (``shape-rendering="crispEdges"``): a line about a pixel wide without antialiasing, as sharp
 as before, whose thousands of shaded edge pixels were a third of a standard map's PNG bytes
-(issue 69.3; in 256 colours at zlib's level 6, 122 KB to 82 KB, and Known World 901's
+(in 256 colours at zlib's level 6, 122 KB to 82 KB, and Known World 901's
 1920-pixel map 326 KB to 240 KB).
 
 Orders are drawn from where the unit stands: a move is an arrow; a support is a dashed

@@ -253,7 +253,7 @@ class ExchangeCommands(Commands):
         position = state.position
         board = ["The board as it stands (units, then supply centers):",
                  *views.board_lines(((str(p.unit), p.power) for p in position.units.values()),
-                                    sorted(position.centers.items()), state.ceos)]
+                                    sorted(position.centers.items()), state.ceos, position.game_map.supply_centers)]
         last = next((r for r in reversed(api.processed_phases(turn.session, game))
                      if r.result and r.result.get("statements", {}).get(seat)), None)  # its last with a word for it
         sections = last.result["statements"][seat] if last is not None and last.result else []

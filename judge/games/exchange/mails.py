@@ -94,9 +94,13 @@ def public_lines(done: Done) -> list[str]:
     """The public results of a phase: what every investor and observer reads (E36, E19)."""
     after = done.after
     year = after.position.phase.year
-    if isinstance(done.record, ExchangeRecord):
-        return views.public_exchange_lines(public_exchange(after, done.record), year)
-    lines = views.public_board_lines(public_board(after, done.record), after.ceos)
+    position = after.position
+    if isinstance(done.record, ExchangeRecord):  # the board too, that the results say all the next phase needs
+        return [*views.public_exchange_lines(public_exchange(after, done.record), year), "",
+                "The board as it stands (units, then supply centers):",
+                *views.board_lines(((str(p.unit), p.power) for p in position.units.values()),
+                                   sorted(position.centers.items()), after.ceos, position.game_map.supply_centers)]
+    lines = views.public_board_lines(public_board(after, done.record), after.ceos, position.game_map.supply_centers)
     if done.income is not None:
         paid = ("the bribes their units took and the captures' money are settled (ZEROSUM, 6.7)"
                 if after.options.payola.zerosum else "the corporations' income is paid (E27)")
@@ -135,9 +139,11 @@ def own_sections(done: Done, investor: str) -> list[Section]:
                                  views.ceo_lines(ceo_view(after, handover.corporation, investor))))
         return sections
     if isinstance(record, MovementRecord):
-        if investor in after.order:
-            sections.append(("Your private offers (E39, rule 5.7)", views.offers_lines(
-                offers_statement(record, investor))))
+        if investor in after.order:  # its shares too, that each results mail says all it owns
+            holdings = [f"{title(c)} {n}" for c, n in sorted(after.register.portfolio(investor).items())]
+            sections.append(("Your private offers (E39, rule 5.7)", [
+                *views.offers_lines(offers_statement(record, investor)),
+                *views.wrapped("your shares: ", holdings or ["none"])]))
         for corporation in after.corporations:
             if after.ceos.get(corporation) != investor:
                 continue

@@ -120,11 +120,12 @@ def result_line(result: OrderResult) -> str:
     return line
 
 
-def public_board_lines(view: PublicBoard, ceos: Mapping[str, str]) -> list[str]:
+def public_board_lines(view: PublicBoard, ceos: Mapping[str, str], supply_centers: Iterable[str]) -> list[str]:
     """E36: the orders issued and their results, then the board after the phase, each corporation
-    named with its CEO."""
+    named with its CEO (``supply_centers``: the board's, to name those nobody owns)."""
     lines = ["Orders:", *(result_line(r) for r in view.results)] if view.results else ["Orders: none"]
-    lines += ["", "The board after it (units, then supply centers):", *board_lines(view.units, view.centers, ceos)]
+    lines += ["", "The board after it (units, then supply centers):",
+              *board_lines(view.units, view.centers, ceos, supply_centers)]
     if view.adjustments:
         lines += ["", "Adjustments due:",
                   *(f"  {adjustment_line(a, ceos.get(a.corporation))}" for a in view.adjustments)]
@@ -132,9 +133,10 @@ def public_board_lines(view: PublicBoard, ceos: Mapping[str, str]) -> list[str]:
 
 
 def board_lines(units: Iterable[tuple[str, str]], centers: Iterable[tuple[str, str]],
-                ceos: Mapping[str, str]) -> list[str]:
+                ceos: Mapping[str, str], supply_centers: Iterable[str]) -> list[str]:
     """Each corporation's units and centers (``units``: (unit, corporation); ``centers``: (center,
-    owner)), each named with its CEO."""
+    owner)), each named with its CEO, then the supply centers of ``supply_centers`` (the board's)
+    nobody owns: a player who cannot see the map reads every center's owner here."""
     held: dict[str, list[str]] = {}
     for unit, power in units:
         held.setdefault(power, []).append(unit)
@@ -147,6 +149,9 @@ def board_lines(units: Iterable[tuple[str, str]], centers: Iterable[tuple[str, s
         lines += wrapped(f"{title(power)}{who}: {counted(len(owned.get(power, [])), 'center')}, units: ",
                          held.get(power, []) or ["none"])
         lines += wrapped("    centers: ", owned.get(power, []) or ["none"])
+    unowned = sorted(set(supply_centers).difference(*owned.values()))
+    if unowned:
+        lines += wrapped(f"Unowned supply centers ({len(unowned)}): ", unowned)
     return lines
 
 

@@ -239,7 +239,8 @@ def area_lines(board: Board, per_line: int = 2) -> list[str]:
 
 def board_lines(board: Board, position: Position) -> list[str]:
     """The board as it stands (public): each player's units and the provinces and cities it
-    controls, the independents, the rebellions and the sieges in progress."""
+    controls, the independents, the cities no player controls (an independent state's or
+    nobody's), the rebellions and the sieges in progress."""
     name = named(board)
     lines = [f"The board, {position.season}:"]
     for player in board.powers:
@@ -259,6 +260,11 @@ def board_lines(board: Board, position: Position) -> list[str]:
                     if isinstance(u.owner, Independent)]
     if independents:
         lines += wrapped("  Independent units: ", independents)
+    unheld = [(a, position.city_controller(a)) for a in sorted(board.areas) if board.areas[a].city is not None]
+    unheld = [(a, owner) for a, owner in unheld if owner is None or isinstance(owner, Independent)]
+    if unheld:  # every city's holder is said: a player who cannot see the map reads it here
+        lines += wrapped("  Cities no country controls: ", [
+            f"{name(a)} {'held by nobody' if owner is None else owner_text(owner, board, a)}" for a, owner in unheld])
     if position.rebellions:
         lines += wrapped("  Rebellions: ", [f"{name(a)} against {owner_text(v, board)}"
                                            for a, v in sorted(position.rebellions.items())])

@@ -441,7 +441,7 @@ def seat_lines(match: Match, seat: str, submissions: Submissions) -> list[str]:
             garnets = f" ({plan.garnets} garnet{'' if plan.garnets == 1 else 's'} spent)" if plan.garnets else ""
             lines.append(f"Your plan now: {shares}{garnets}")
         return lines
-    lines += voting_view(match, seat, phase.round).lines()[1:]
+    lines += voting_view(match, seat, phase.round).lines()[1:-1]  # its round and gold said above
     ballot = submissions.ballot(seat)
     if ballot is None:
         lines.append("Your ballot now: none yet (without one, a ballot is drawn for you at the deadline)")

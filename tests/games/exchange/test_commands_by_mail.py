@@ -157,7 +157,8 @@ def test_21_E20_E22_E24_E5_a_ceos_blocks_part_by_part_worths_records_and_transfe
     send_as(judge, "ceos", "CAT", "FOR GERMANY", "0 : A MUN H", "END")
     assert game_row(judge, "ceos") == ("active", "F1901M")
     offers = section(mails_to(judge, "BOB", "ceos S1901M results"), "Your private offers")
-    assert offers == ["you paid 2 AgP for A MUN - RUH", "spent: 2 AgP; your balance: 33 AgP"]
+    assert offers == ["you paid 2 AgP for A MUN - RUH", "spent: 2 AgP; your balance: 33 AgP",
+                      "your shares: France 10"]  # the 10 France it bid for in W1900X
     assert dict(states(judge, "ceos"))["S1901M"].worths["FRANCE"] == {"PAR": 24, "MAR": 14, "BRE": 10}
 
 

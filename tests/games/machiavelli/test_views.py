@@ -104,6 +104,20 @@ def test_an_independent_unit_in_its_native_area_is_named_once() -> None:
     assert line == "  Independent units: independent Siena (sie) A Florence (flo), G Siena (sie)"
 
 
+def test_every_city_no_country_controls_is_listed_with_its_holder() -> None:
+    """Issue 69: a player who cannot see the map learns every city's holder from the text.  Siena's garrison
+    holds its own city, Siena's control marker holds Lucca, Florence's garrison holds Pisa; every other
+    city of the board is nobody's, Pisa is Florence's and is not in the list."""
+    start = position(G(Independent("sie"), "sie"), G("Florence", "psa"), control={"luc": Independent("sie")})
+    lines = board_lines(BOARD, start)
+    at = next(i for i, line in enumerate(lines) if line.startswith("  Cities no country controls: "))
+    listed = " ".join(line.strip() for line in lines[at:] if line.startswith("    ") or line == lines[at])
+    items = listed.removeprefix("Cities no country controls: ").split(", ")
+    assert "Siena (sie) independent" in items and "Lucca (luc) independent Siena (sie)" in items
+    assert "Pisa (psa)" not in listed and "Florence (flo) held by nobody" in items
+    assert len(items) == sum(1 for area in BOARD.areas.values() if area.city is not None) - 1
+
+
 def test_chapters_are_cited_as_chapters_never_as_a_count() -> None:
     """A.5: Florence sells Pistoia to Milan for 4 (its tax value is 1: no city); the publication
     says the trade under ``Provinces traded (chapter 6)``, one trade, never "(6)", a count."""

@@ -110,9 +110,10 @@ def owed(match: Match, player: str, mail: str, garnets: int) -> list[str]:
     number = int(mail[1:]) if mail != "F" else ROUNDS
     round_ = match.rounds[number - 1]
     room = round_.room_of(player)
-    if mail.startswith("D"):
+    if mail.startswith("D"):  # and one's gold, as the round opened
         return [f"Round {number} of {ROUNDS}",
-                *(f"Plan of {m}: you receive {round_.plan(m).share(player)} gold" for m in room)]
+                *(f"Plan of {m}: you receive {round_.plan(m).share(player)} gold" for m in room),
+                f"Gold: {gold_after(match, number - 1)[player]}"]
     lines = [f"Round {number} of {ROUNDS}",
              *(f"Plan of {m}: {'passed' if passed(match, number, m) else 'failed'}" for m in room),
              f"Gold: {gold_after(match, number)[player]}"]

@@ -6,7 +6,8 @@ are all that reader learns then, and whose ``lines()`` are the mail lines made f
   their room's members (themselves included), the package opened and its gold, their gold and
   garnets.
 - :func:`voting_view`: a player, at the start of a Voting Phase: what they would receive under
-  each plan of their room, their own included (and their own plan, theirs to know).
+  each plan of their room, their own included (and their own plan, theirs to know), and their
+  gold.
 - :func:`voting_result_view`: a player, at the end of a Voting Phase: which plans of their room
   passed and which failed, by proposer, and their gold (and their own ballot and move).
 - :func:`end_view`: everyone, from the start of the final phase: every player's final gold, the
@@ -72,13 +73,15 @@ class DistributionView(NamedTuple):
 
 class VotingView(NamedTuple):
     """A player at the start of a Voting Phase (P10): what they would receive under each plan of
-    their room, by proposer; and their own plan, with whether it is the default one."""
+    their room, by proposer; their own plan, with whether it is the default one; and their gold,
+    as the round opened (that the mail alone tells a player all it has)."""
 
     round: int
     rounds: int
     receipts: tuple[tuple[str, int], ...]
     plan: Plan
     default: bool
+    gold: int
 
     def lines(self) -> tuple[str, ...]:
         own = f"Your plan: {_shares(self.plan, self.plan.proposer)}"
@@ -87,7 +90,8 @@ class VotingView(NamedTuple):
         if self.default:
             own += " (the default plan: you sent no valid plan in time)"
         return (f"Round {self.round} of {self.rounds}",
-                *(f"Plan of {proposer}: you receive {amount} gold" for proposer, amount in self.receipts), own)
+                *(f"Plan of {proposer}: you receive {amount} gold" for proposer, amount in self.receipts), own,
+                f"Gold: {self.gold}")
 
 
 class VotingResultView(NamedTuple):
@@ -239,7 +243,7 @@ def voting_view(match: Match, player: str, number: int) -> VotingView:
         raise MatchError(f"the Distribution Phase of round {number} has not closed")
     room = round_.room_of(player)
     return VotingView(number, ROUNDS, tuple((p, round_.plan(p).share(player)) for p in room),
-                      round_.plan(player), player in round_.defaults)
+                      round_.plan(player), player in round_.defaults, gold(match, number - 1)[player])
 
 
 def voting_result_view(match: Match, player: str, number: int) -> VotingResultView:
