@@ -237,6 +237,20 @@ def area_lines(board: Board, per_line: int = 2) -> list[str]:
                              for i in range(0, len(cells), per_line))]
 
 
+def _player_lines(board: Board, position: Position, player: str) -> list[str]:
+    """``player``'s part of the board: its units, provinces and cities, or when it was eliminated."""
+    if player in position.eliminated:
+        return [f"  {player}: eliminated in {position.eliminated[player]}"]
+    name = named(board)
+    units = [unit_text(u, owner=False, board=board) for u in sorted(position.units_of(player), key=_by_place)]
+    provinces = [name(a) for a in sorted(board.areas) if board.areas[a].is_land and position.controller(a) == player]
+    cities = [name(a) for a in sorted(board.areas) if board.areas[a].city is not None
+              and position.city_controller(a) == player]
+    return [*wrapped(f"  {player}: units ", units or ["none"]),
+            *wrapped(f"    {counted(len(provinces), 'province')}: ", provinces or ["none"], "      "),
+            *wrapped(f"    {_cities(len(cities))}: ", cities or ["none"], "      ")]
+
+
 def board_lines(board: Board, position: Position) -> list[str]:
     """The board as it stands (public): each player's units and the provinces and cities it
     controls, the independents, the cities no player controls (an independent state's or
@@ -244,17 +258,7 @@ def board_lines(board: Board, position: Position) -> list[str]:
     name = named(board)
     lines = [f"The board, {position.season}:"]
     for player in board.powers:
-        if player in position.eliminated:
-            lines.append(f"  {player}: eliminated in {position.eliminated[player]}")
-            continue
-        units = [unit_text(u, owner=False, board=board) for u in sorted(position.units_of(player), key=_by_place)]
-        provinces = [name(a) for a in sorted(board.areas)
-                     if board.areas[a].is_land and position.controller(a) == player]
-        cities = [name(a) for a in sorted(board.areas) if board.areas[a].city is not None
-                  and position.city_controller(a) == player]
-        lines += wrapped(f"  {player}: units ", units or ["none"])
-        lines += wrapped(f"    {counted(len(provinces), 'province')}: ", provinces or ["none"], "      ")
-        lines += wrapped(f"    {_cities(len(cities))}: ", cities or ["none"], "      ")
+        lines += _player_lines(board, position, player)
     independents = [unit_text(u, owner=not _at_home(u), board=board) for u in sorted(position.units.values(),
                                                                                     key=_by_place)
                     if isinstance(u.owner, Independent)]
