@@ -150,3 +150,77 @@ def test_help_form_shows_a_form_and_its_reply_and_set_form(judge: Judge) -> None
     body = judge.last_to(ALICE).body
     assert "== form: " in body and "%% form for S1901M of g1, France" in body
     assert "3 : A PAR - BUR" in body and "SET FORM OFF" in body
+
+
+ATTRIBUTION = "On Thu, 26 Nov 2026, judge@example.org wrote:"
+
+
+def inline(mail: Sent, filled: dict[str, str]) -> str:
+    """A reply written inline, as a phone's "reply inline" writes it: the attribution, then the whole
+    ``mail`` quoted, each line of ``filled`` written unquoted below the quoted form's line it answers."""
+    out = ["Here you go:", "", ATTRIBUTION]
+    for line in mail.body.rstrip("\n").split("\n"):
+        out.append(f"> {line}" if line else ">")
+        if line in filled:
+            out.append(filled[line])
+    return "\n".join(out)
+
+
+def test_a_form_filled_inline_below_an_attribution_applies_the_lines_written_between_its_quotes(
+        judge: Judge) -> None:
+    judge.send(ALICE, inline(start_mail(judge), {"SIGNON FRANCE@g1 _": "SIGNON FRANCE@g1 alice-pw",
+                                                 "_ : A PAR H": "3 : A PAR - BUR", "_ : F BRE H": "2 : F BRE - PIC"}),
+               subject="Re: g1 starts")
+    assert judge.outcome_of("3 : A PAR - BUR") == ("ok", "SHEET_ACCEPTED")
+    assert sheet(judge) == "3 : A PAR - BUR\n2 : F BRE - PIC"
+    answered = {answer.text for answer in judge.answers}
+    assert answered == {"Here you go:", "SIGNON FRANCE@g1 ****", "3 : A PAR - BUR", "2 : F BRE - PIC"}
+    assert judge.outcome_of("Here you go:") == ("ignored", "GREETING")
+    assert "Reading stopped" not in judge.last_to(ALICE).body
+
+
+def test_an_outlook_top_post_above_the_judges_mail_unquoted_reads_none_of_the_judges_lines(judge: Judge) -> None:
+    """Outlook pastes the mail answered unquoted below a header block: the judge's prose and its form,
+    left as they were, are not read, and the reply says where reading stopped."""
+    mail = start_mail(judge)
+    original = ["-----Original Message-----", "From: judge@example.org", "Sent: Thursday, November 26, 2026 9:00",
+                "To: alice@example.org", "Subject: g1 starts", "", *mail.body.split("\n")]
+    judge.send(ALICE, "\n".join([FRANCE.strip(), "3 : A PAR - BUR", "", *original]), subject="RE: g1 starts")
+    assert {answer.text for answer in judge.answers} == {"SIGNON F@g1 ****", "3 : A PAR - BUR"}
+    assert sheet(judge) == "3 : A PAR - BUR"
+    assert "Reading stopped at '-----Original Message-----'" in judge.last_to(ALICE).body
+
+
+def test_a_form_pasted_twice_reads_the_copy_filled_in_and_answers_the_other_as_not_read(judge: Judge) -> None:
+    form = form_of(start_mail(judge))
+    filled = [line.replace("_ : A PAR H", "3 : A PAR - BUR") for line in form]
+    judge.send(ALICE, "\n".join([FRANCE.strip(), *filled, *form]))
+    assert judge.outcomes_of(form[0]) == [("ignored", "FORM_COPY")]  # the second copy's opening line, untouched
+    assert judge.outcome_of("3 : A PAR - BUR") == ("ok", "SHEET_ACCEPTED")
+    assert {answer.text for answer in judge.answers} == {"SIGNON F@g1 ****", form[0], "3 : A PAR - BUR"}
+    assert sheet(judge) == "3 : A PAR - BUR"
+    assert "came back as the judge sent it" not in judge.last_to(ALICE).body
+
+
+def test_a_form_pasted_twice_filled_two_ways_reads_the_last_and_says_the_copies_differ(judge: Judge) -> None:
+    form = form_of(start_mail(judge))
+    first = [line.replace("_ : A PAR H", "3 : A PAR - BUR").replace("_ : F BRE H", "1 : F BRE - PIC")
+             for line in form]
+    last = [line.replace("_ : A PAR H", "5 : A PAR - GAS").replace("_ : F BRE H", "1 : F BRE - PIC")
+            for line in form]
+    judge.send(ALICE, "\n".join([FRANCE.strip(), *first, *last]))
+    assert judge.outcomes_of(form[0]) == [("ignored", "FORM_COPIES_DIFFER")]  # the first copy's
+    assert judge.outcome_of("3 : A PAR - BUR") == ("ignored", "FORM_COPY")  # its line the last copy does not hold
+    assert judge.outcomes_of("1 : F BRE - PIC") == [("ok", "SHEET_ACCEPTED")]  # written alike: answered once
+    assert sheet(judge) == "5 : A PAR - GAS\n1 : F BRE - PIC"
+
+
+def test_a_reply_quoting_the_form_twice_answers_no_line_in_error(judge: Judge) -> None:
+    """A reply to the judge's answer to a reply: the form quoted twice (``> > ``), below two attributions."""
+    quoted_twice = [f"> > {line}".rstrip() for line in form_of(start_mail(judge))]
+    body = [FRANCE.strip(), "3 : A PAR - BUR", "", ATTRIBUTION, "> Thanks, my orders:",
+            "> On Thu, 26 Nov 2026, judge@example.org wrote:", *quoted_twice]
+    judge.send(ALICE, "\n".join(body), subject="Re: Re: g1 starts")
+    assert {answer.text for answer in judge.answers} == {"SIGNON F@g1 ****", "3 : A PAR - BUR"}
+    assert all(answer.outcome != "error" for answer in judge.answers)
+    assert sheet(judge) == "3 : A PAR - BUR"
