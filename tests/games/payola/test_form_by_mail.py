@@ -12,7 +12,7 @@ from sqlalchemy import select
 from judge.games.payola.kind import Payola
 from judge.service.hosting import host
 from judge.store.models import Game
-from tests.games.payola.by_mail import ENGLAND, FRANCE, GERMANY, play_spring, start
+from tests.games.payola.by_mail import ENGLAND, FRANCE, GERMANY, play_spring, start, teleport
 from tests.support.harness import Judge, Sent
 from tests.support.people import ALICE, BOB, CAROL
 
@@ -224,3 +224,128 @@ def test_a_reply_quoting_the_form_twice_answers_no_line_in_error(judge: Judge) -
     assert {answer.text for answer in judge.answers} == {"SIGNON F@g1 ****", "3 : A PAR - BUR"}
     assert all(answer.outcome != "error" for answer in judge.answers)
     assert sheet(judge) == "3 : A PAR - BUR"
+
+
+# -- the form of every mail that opens a phase ----------------------------------------------------------------
+
+DAN = "dan@example.org"
+
+
+def notes_of(form: list[str], unit: str) -> list[str]:
+    """What ``form``'s notes list for ``unit`` (``A BER``), its note lines joined: its legal orders, or
+    its retreats."""
+    head = f"% {unit}: "
+    return ", ".join(line.removeprefix(head) for line in form if line.startswith(head)).split(", ")
+
+
+def mail_to(judge: Judge, address: str, subject: str) -> Sent:
+    [mail] = [mail for mail in judge.all_mail() if mail.to == address and mail.subject == subject]
+    return mail
+
+
+def test_the_reminder_ends_with_the_form_the_start_mail_had_and_a_reply_to_it_is_applied(judge: Judge) -> None:
+    """S1901M is due 48 hours after the start; the reminder comes 24 hours before, to the powers that
+    have not sent a sheet: France's form as its start mail had it, nothing having changed."""
+    judge.send(BOB, GERMANY + "2 : A MUN - RUH")
+    judge.later(24)
+    judge.tick()
+    reminder = mail_to(judge, ALICE, "g1 S1901M reminder")
+    assert form_of(reminder) == form_of(start_mail(judge))
+    assert {mail.to for mail in judge.all_mail() if mail.subject == "g1 S1901M reminder"} == {ALICE, CAROL}
+    filled = [{"_ : F BRE H": "4 : F BRE - MAO"}.get(line, line) for line in form_of(reminder)]
+    judge.send(ALICE, "\n".join([FRANCE.strip(), *filled]), subject="Re: g1 S1901M reminder")
+    assert judge.outcome_of("4 : F BRE - MAO") == ("ok", "SHEET_ACCEPTED")
+    assert sheet(judge) == "4 : F BRE - MAO"
+
+
+def test_a_takeovers_briefing_ends_with_the_powers_form_its_money_and_list_and_a_reply_is_applied(
+        tmp_path: Path) -> None:
+    """Germany's player sends 8 of its 48 AgP to England, sets its acceptance list and resigns; Dan's
+    briefing ends with Germany's form: 40 AgP, the list GEFAIRT, its three units and what each may do
+    on the standard board in spring 1901 (Berlin's neighbours Kiel, Munich, Prussia, Silesia; the
+    supports of the units next to them, Russia's A WAR among them)."""
+    judge = start(Judge(tmp_path), "OPEN_TAKEOVER")
+    judge.send(BOB, GERMANY + "TRANSFER 8 TO ENGLAND\nACCEPT GEFAIRT\nRESIGN")
+    judge.send(DAN, "TAKEOVER GERMANY@g1 dan-pw")
+    form = form_of(mail_to(judge, DAN, "g1: your briefing as Germany"))
+    assert form[0] == "%% form for S1901M of g1, Germany"
+    assert "% Treasury: 40 AgP." in form
+    assert "% Acceptance list: GEFAIRT. To change it, replace the _ of the ACCEPT" in form
+    assert form[-7:] == ["SIGNON GERMANY@g1 _", "_ : A BER H", "_ : A MUN H", "_ : F KIE H", "ACCEPT _", "_ $",
+                         "%% end of form"]
+    assert notes_of(form, "A BER") == ["H", "- KIE", "- MUN", "- PRU", "- SIL", "S F KIE", "S A MUN",
+                                       "S A MUN - KIE", "S A MUN - SIL", "S A WAR - PRU", "S A WAR - SIL"]
+    filled = [{"SIGNON GERMANY@g1 _": "SIGNON GERMANY@g1 dan-pw", "_ : A MUN H": "5 : A MUN - BUR"}.get(line, line)
+              for line in form]
+    judge.send(DAN, "\n".join(filled), subject="Re: g1: your briefing as Germany")
+    assert judge.outcome_of("5 : A MUN - BUR") == ("ok", "SHEET_ACCEPTED")
+    assert sheet(judge, "GERMANY") == "5 : A MUN - BUR"
+
+
+# Fall 1901: Germany dislodges France's A PIC (A BUR - PIC, supported from Belgium). It may retreat to
+# Brest or Paris, both empty; not to Belgium (held), nor Burgundy (where the attack came from), nor the
+# Channel (sea).
+DISLODGED = {"phase": "F1901M",
+             "units": {"FRANCE": ["A PIC", "A MAR"], "GERMANY": ["A BUR", "A BEL"], "ENGLAND": ["F LON"]},
+             "centers": {"FRANCE": ["PAR", "BRE", "MAR"], "GERMANY": ["MUN", "BER", "KIE"],
+                         "ENGLAND": ["LON", "EDI", "LVP"]}}
+
+
+def test_a_retreat_phases_form_lists_each_dislodged_units_retreats_and_a_reply_is_applied(judge: Judge) -> None:
+    teleport(judge, DISLODGED)
+    judge.send(ALICE, FRANCE + "1 : A PIC H\n1 : A MAR H")
+    judge.send(BOB, GERMANY + "2 : A BUR - PIC\n2 : A BEL S A BUR - PIC")
+    judge.send(CAROL, ENGLAND + "1 : F LON H")
+    results = {mail.to: mail for mail in judge.new_mail() if mail.subject == "g1 F1901M results"}
+    form = form_of(results[ALICE])
+    assert form[0] == "%% form for F1901R of g1, France"
+    assert notes_of(form, "A PIC") == ["- BRE", "- PAR", "D"]
+    assert form[-3:] == ["SIGNON FRANCE@g1 _", "A PIC _", "%% end of form"]
+    assert "%% form for" not in results[BOB].body and "%% form for" not in results[CAROL].body  # none to retreat
+    filled = [{"SIGNON FRANCE@g1 _": "SIGNON FRANCE@g1 alice-pw", "A PIC _": "A PIC - BRE"}.get(line, line)
+              for line in form]
+    judge.send(ALICE, "\n".join(filled), subject="Re: g1 F1901M results")
+    assert judge.outcome_of("A PIC - BRE")[0] == "ok"
+    winter = form_of(mail_to(judge, ALICE, "g1 F1901R results"))  # three centres, two units: one build
+    assert winter[0] == "%% form for W1901A of g1, France"
+    assert "% Builds: A PAR" in winter  # Brest holds the army retreated there, Marseilles its own
+
+
+# Fall 1901: France takes Belgium (A BUR - BEL) and holds three home centres with one army: two builds, in
+# Brest or Marseilles (Paris is occupied). Germany keeps Munich and Berlin with three units, none on a
+# centre: one removal. England, one centre and one fleet, has nothing to do.
+ADJUSTED = {"phase": "F1901M",
+            "units": {"FRANCE": ["A PAR", "A BUR"], "GERMANY": ["A MUN", "A RUH", "F BAL"], "ENGLAND": ["F LON"]},
+            "centers": {"FRANCE": ["PAR", "BRE", "MAR"], "GERMANY": ["MUN", "BER"], "ENGLAND": ["LON"]}}
+
+
+def test_an_adjustment_phases_form_lists_the_builds_or_removals_due_and_a_reply_is_applied(judge: Judge) -> None:
+    teleport(judge, ADJUSTED)
+    judge.send(ALICE, FRANCE + "1 : A PAR H\n2 : A BUR - BEL")
+    judge.send(BOB, GERMANY + "1 : A MUN H\n1 : A RUH H\n1 : F BAL H")
+    judge.send(CAROL, ENGLAND + "1 : F LON H")
+    results = {mail.to: mail for mail in judge.new_mail() if mail.subject == "g1 F1901M results"}
+    france, germany = form_of(results[ALICE]), form_of(results[BOB])
+    assert france[0] == "%% form for W1901A of g1, France"
+    assert "% You may build 2 units: replace the _ of a BUILD line with the unit to" in france
+    assert "% Builds: A BRE, F BRE, A MAR, F MAR" in france
+    assert france[-4:] == ["SIGNON FRANCE@g1 _", "BUILD _", "BUILD _", "%% end of form"]
+    assert germany[0] == "%% form for W1901A of g1, Germany"
+    assert "% You must remove 1 unit: replace the _ of each REMOVE line with one of" in germany
+    assert "% Units: A MUN, A RUH, F BAL" in germany
+    assert germany[-3:] == ["SIGNON GERMANY@g1 _", "REMOVE _", "%% end of form"]
+    assert "%% form for" not in results[CAROL].body
+    built = [{"SIGNON FRANCE@g1 _": "SIGNON FRANCE@g1 alice-pw"}.get(line, line) for line in france]
+    built[built.index("BUILD _")] = "BUILD F BRE"  # the other BUILD line left as it is: a build waived
+    judge.send(ALICE, "\n".join(built), subject="Re: g1 F1901M results")
+    assert judge.outcome_of("BUILD F BRE")[0] == "ok"
+    assert {answer.text for answer in judge.answers} == {"SIGNON FRANCE@g1 ****", "BUILD F BRE"}
+    removed = [{"SIGNON GERMANY@g1 _": "SIGNON GERMANY@g1 bob-pw", "REMOVE _": "REMOVE F BAL"}.get(line, line)
+               for line in germany]
+    judge.send(BOB, "\n".join(removed), subject="Re: g1 F1901M results")
+    assert judge.outcome_of("REMOVE F BAL")[0] == "ok"
+    assert "France: BUILD F BRE\n  Germany: REMOVE F BAL" in mail_to(judge, ALICE, "g1 W1901A results").body
+    spring = [line for line in form_of(mail_to(judge, ALICE, "g1 W1901A results")) if line.startswith("_ : ")]
+    assert spring == ["_ : A BEL H", "_ : A PAR H", "_ : F BRE H"]  # the fleet built, in the next phase's form
+    spring = [line for line in form_of(mail_to(judge, BOB, "g1 W1901A results")) if line.startswith("_ : ")]
+    assert spring == ["_ : A MUN H", "_ : A RUH H"]  # the fleet removed
