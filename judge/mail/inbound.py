@@ -9,6 +9,19 @@ mail that clients paste below a reply separator such as ``-----Original Message-
 also flags mail that must never be answered (bounces, auto-replies, lists, our own messages)
 so the judge cannot be drawn into a mail loop.  It knows nothing of games.
 
+An attribution line (``On <date>, <someone> wrote:``) is the one separator below which reading
+may go on, for a reply written inline: a phone's "reply inline" quotes the old mail below the
+attribution and the player writes between its quoted lines (a form filled in where it stands).
+The rule (`_inline_below`): when the first non-blank line after the attribution is quoted (``>``)
+and no unquoted line below it is indented (up to where reading stops again: a signature,
+``SIGNOFF``, another separator), what follows is a quoted mail with the player's lines among it:
+the quoted lines are dropped as anywhere else, the unquoted ones, between the quoted lines or
+after them, are read as the player's.  Otherwise the client pasted the old mail as it was (the
+judge's prose and form unquoted; or the judge's reply, whose echoes of the player's lines are
+quoted ``> STATUS`` and its answers indented): reading stops at the attribution, as it does at
+every other separator (``-----Original Message-----``, a ``From:``/``Sent:`` block: Outlook's
+top-post, whose old mail is never quoted), so that no line of the judge's is read as the player's.
+
 It knows one piece of the command language, press blocks (`press_closed`): inside a block
 that ``ENDPRESS`` ends, every line is press text, kept as written, a signature separator,
 a reply separator, a quoted (``>``) line or ``SIGNOFF`` included: a writer who quotes a
@@ -143,7 +156,8 @@ def command_lines(text: str) -> CommandText:
 
     Lines lose trailing whitespace; quoted lines (``>``) are dropped; the text stops before a
     signature separator (``-- `` or ``--``), a ``SIGNOFF`` line or a reply separator (the old
-    mail a client pastes below the answer, unquoted): that line is ``stopped_at``, as written for
+    mail a client pastes below the answer, unquoted; not an attribution that a quoted mail follows,
+    below which the player may have written inline: `_inline_below`): that line is ``stopped_at``, as written for
     a signature separator (``-- ``) and ``SIGNOFF``, stripped for a reply separator, when text
     follows it (a signature, the old mail: the answer says it was not read).  Inside a press
     block that ``ENDPRESS`` ends, none of that applies: every line is kept (`press_closed`).  Blank lines inside are
@@ -155,7 +169,10 @@ def command_lines(text: str) -> CommandText:
     blanks = 0  # blank lines seen since the last kept line, kept only if text follows
     chars = 0  # length of "\n".join(out)
     in_press = False
+    skip = 0  # the first line after an attribution passed over (`_inline_below`)
     for index, raw_line in enumerate(text_lines):
+        if index < skip:
+            continue
         line = raw_line.rstrip()
         if in_press:
             in_press = not ends_press(line)
@@ -167,7 +184,11 @@ def command_lines(text: str) -> CommandText:
                 continue
             separator = _reply_separator(text_lines, index)
             if separator is not None:
-                return CommandText(tuple(out), False, separator[:MAX_STOPPED_AT])
+                below = _inline_below(text_lines, index, separator)
+                if below is None:
+                    return CommandText(tuple(out), False, separator[:MAX_STOPPED_AT])
+                skip = below  # a reply written inline: the attribution is passed over, its quoted mail read on
+                continue
             in_press = opens_press(line) and closed[index]
         if not line:
             blanks += 1 if out else 0
@@ -294,6 +315,37 @@ def _reply_separator(lines: Sequence[str], index: int) -> str | None:
         if len(joined) <= _MAX_ATTRIBUTION and _ATTRIBUTION.fullmatch(joined):
             return joined
     return None
+
+
+def _inline_below(lines: Sequence[str], index: int, separator: str) -> int | None:
+    """Where reading goes on below the reply separator ``separator`` found at ``lines[index]``: the
+    line after it when it is an attribution (of one line, or of two that Gmail broke) above an old mail
+    quoted, the player's lines among it; None when reading stops there (any other separator, or an
+    attribution above an old mail pasted unquoted).
+
+    The old mail is quoted when the first non-blank line below the attribution is quoted and no
+    unquoted line below it is indented, up to where reading would stop again (a signature, ``SIGNOFF``,
+    another separator): a player writes inline at the margin, while the judge's reply pasted unquoted
+    has its echoes of the player's lines quoted (``> STATUS``) and its answers indented below them.
+    Each line is looked at once by one attribution's search (it ends at the next separator), so a mail
+    of many stays linear."""
+    if not _ATTRIBUTION.fullmatch(separator):
+        return None
+    below = index + (1 if separator == lines[index].strip() else 2)
+    quoted = False
+    for at in range(below, len(lines)):
+        line = lines[at].rstrip()
+        if not line:
+            continue
+        if line.lstrip().startswith(">"):
+            quoted = True
+            continue
+        if not quoted or line[0].isspace():
+            return None  # an old mail pasted unquoted, or a judge's reply's answer
+        if lines[at] in _SIGNATURE_SEPARATORS or line.strip().lower() == "signoff" \
+                or _reply_separator(lines, at) is not None:
+            break
+    return below if quoted else None
 
 
 # --- parsing and headers -----------------------------------------------------------------------

@@ -117,11 +117,13 @@ def test_attachment_before_text_is_skipped() -> None:
     assert not (mail.html_only or mail.no_text or mail.from_attachment)
 
 
-def test_reply_stops_at_the_attribution_before_quotes_and_signature() -> None:
+def test_a_reply_skips_the_quoted_mail_below_its_attribution_and_stops_at_the_signature() -> None:
+    """Below the attribution comes the old mail quoted (its ``SIGNOFF`` quoted too): passed over, and
+    reading stops at the writer's signature, whose line after it is not read."""
     assert b"\n-- \nFrank\n" in load("reply_quoted_signature.eml")  # an editor may strip that trailing space
     mail = parse("reply_quoted_signature.eml")
     assert mail.lines == ("SIGNON Awonderland secret", "", "ORDERS", "A VIE - TRI")
-    assert mail.stopped_at == "On Sat, 19 Apr 2025, Payola Judge wrote:"
+    assert mail.stopped_at == "-- "
 
 
 def test_signoff_in_the_middle() -> None:
@@ -563,8 +565,9 @@ def test_deep_nesting_never_raises() -> None:
         b"Subject: " + b"=?utf-8?q?a?= " * 20_000 + b"\n\n",  # and the encoded-word decoder
         b"Content-Type: text/plain; " + b"a=b; " * 200_000 + b"\n\n",  # and the parameter parser
         b"Content-Type: multipart/mixed; boundary=b\n\n" + b"--b\nContent-Type: image/png\n\nx\n" * 20_000,
+        b"Subject: x\n\n" + b"On Mon, x wrote:\n> q\nA PAR H\n" * 30_000,  # each attribution's search is its own
     ],
-    ids=["html", "from", "to", "subject", "params", "parts"],
+    ids=["html", "from", "to", "subject", "params", "parts", "attributions"],
 )
 def test_pathological_inputs_are_fast(raw: bytes) -> None:
     with WorkBudget(CALLS) as budget:

@@ -110,7 +110,7 @@ def test_gmail_forward_stops_at_forwarded_message() -> None:
 def test_gmail_attribution_broken_over_two_lines_stops_reading() -> None:
     plain = NEW_SHEET + (
         "\r\nOn Mon, Apr 21, 2025 at 9:00 AM Payola Judge <judge@payola.example>\r\nwrote:\r\n\r\n"
-    ) + OLD_STATUS  # a client that pastes the old mail unquoted
+    ) + OLD_STATUS  # a client that pastes the old mail unquoted: its first line, the judge's echo, quoted
     mail = parse_mail(alternative(plain, "<div>reply</div>"))
     assert mail.lines == NEW_LINES
     assert mail.stopped_at == "On Mon, Apr 21, 2025 at 9:00 AM Payola Judge <judge@payola.example> wrote:"[:80]
@@ -183,6 +183,78 @@ def test_which_lines_stop_reading(line: str, stops: bool) -> None:
 def test_a_long_separator_is_reported_cut() -> None:
     separator = "-" * 100 + "Original Message" + "-" * 100
     assert command_lines(f"STATUS\n{separator}\n5 : A PAR - BUR") == (("STATUS",), False, separator[:80])
+
+
+# --- a reply written inline, below an attribution ------------------------------------------------------------
+
+ATTRIBUTION = "On Mon, Apr 21, 2025 at 9:00 AM Payola Judge <judge@payola.example> wrote:\r\n"
+OLD_FORM = [  # the end of a judge's mail: its form, then its signature
+    "%% form for S1901M of wonderland, France",
+    "% Treasury: 48 AgP.",
+    "SIGNON FRANCE@wonderland _",
+    "_ : A PAR H",
+    "_ : F BRE H",
+    "_ $",
+    "%% end of form",
+    "",
+    "-- ",
+    "The Payola judge at judge@payola.example",
+]
+
+
+def quoted(lines: list[str], filled: dict[str, str]) -> str:
+    """``lines`` quoted as a phone's reply inline quotes them, each line of ``filled`` written unquoted
+    below the quoted line it answers."""
+    out = []
+    for line in lines:
+        out.append(f"> {line}".rstrip() if line != "-- " else "> -- ")
+        if line in filled:
+            out.append(filled[line])
+    return "".join(f"{line}\r\n" for line in out)
+
+
+def test_a_form_filled_inline_below_an_attribution_is_read_between_its_quoted_lines() -> None:
+    body = "Here you go\r\n\r\n" + ATTRIBUTION + "\r\n" + quoted(OLD_FORM, {
+        "SIGNON FRANCE@wonderland _": "SIGNON Fwonderland secret",
+        "_ : A PAR H": "7 : A PAR - PIC",
+        "_ : F BRE H": "3 : F BRE - ENG",
+    })
+    mail = parse_mail(message(body))
+    assert [line for line in mail.lines if line] == ["Here you go", *NEW_LINES]  # the quoted mail dropped
+    assert mail.stopped_at is None
+
+
+def test_lines_written_below_the_quoted_mail_are_read_up_to_the_signature() -> None:
+    """A client that puts the reply below the quoted mail (Thunderbird's bottom-posting)."""
+    body = ATTRIBUTION + quoted(OLD_FORM, {}) + "\r\n" + NEW_SHEET + "\r\n-- \r\nAlice\r\n7 : A MAR - SPA\r\n"
+    mail = parse_mail(message(body))
+    assert mail.lines == NEW_LINES
+    assert mail.stopped_at == "-- "
+
+
+def test_an_old_mail_pasted_unquoted_below_an_attribution_is_not_read() -> None:
+    body = NEW_SHEET + "\r\n" + ATTRIBUTION + "\r\n" + "".join(f"{line}\r\n" for line in OLD_FORM)
+    mail = parse_mail(message(body))
+    assert mail.lines == NEW_LINES  # none of the form's lines, nor the judge's prose
+    assert mail.stopped_at == ATTRIBUTION.strip()[:80]
+
+
+def test_a_judges_reply_pasted_unquoted_below_an_attribution_is_not_read() -> None:
+    """Its first line, the echo of the player's line, is quoted, but its answers are indented: an
+    old mail pasted as it was, not quoted."""
+    body = NEW_SHEET + ATTRIBUTION + "> 5 : A PAR - BUR\r\n  OK: offer recorded\r\n> 3 : A MAR - SPA\r\n"
+    mail = parse_mail(message(body))
+    assert mail.lines == NEW_LINES
+    assert mail.stopped_at == ATTRIBUTION.strip()[:80]
+
+
+@pytest.mark.parametrize("separator", ["-----Original Message-----", "________________________________"])
+def test_an_outlook_top_post_stops_reading_even_with_its_old_mail_quoted(separator: str) -> None:
+    """Outlook's separators stop reading whatever follows them: only an attribution lets it go on."""
+    body = NEW_SHEET + f"\r\n{separator}\r\nFrom: Payola Judge\r\nSent: Monday, April 21, 2025 9:00 AM\r\n\r\n"
+    mail = parse_mail(message(body + quoted(OLD_FORM, {"_ : A PAR H": "5 : A PAR - BUR"})))
+    assert mail.lines == NEW_LINES
+    assert mail.stopped_at == separator
 
 
 # --- 2. inside press only ENDPRESS ends it -----------------------------------------------------------------

@@ -22,11 +22,13 @@ asked); the host lays it out (`lay_out`) and reads the replies (`Reading`), alik
   FRANCE`` and ``END``, between which come France's lines): a reply's line equal to one is read as
   written, since the lines after it are read in the part it opens, but it is no choice of the
   player's (`framing`): a reply with nothing else of the form filled came back as it was sent.
-- **Markers in a reply.**  Quoted lines (``> ``) are dropped before any of this (`judge.mail.inbound`),
-  so only a marker the player kept unquoted is read (`judge.commands.parse.FormOpens`, `FormEnds`):
-  one that names the phase, game and seat the lines act for is passed over in silence; one that
-  names another is answered in words, and none of the lines up to its ``%% end of form`` is applied
-  (`judge.service.incoming.handlers.conversation`).
+- **Markers in a reply.**  Quoted lines (``> ``) are dropped before any of this (`judge.mail.inbound`;
+  a form filled in inline, the player's lines unquoted among its quoted ones below an ``On ... wrote:``
+  line, is read there), so only a marker the player kept unquoted is read
+  (`judge.commands.parse.FormOpens`, `FormEnds`): one that names the phase, game and seat the lines act
+  for is passed over in silence; one that names another is answered in words, and none of the lines up
+  to its ``%% end of form`` is applied; a form kept twice is read once, the last copy with a line filled
+  in, the other answered as not read (`judge.service.incoming.handlers.conversation.form_copies`).
 """
 
 from __future__ import annotations

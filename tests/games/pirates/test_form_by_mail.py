@@ -147,3 +147,59 @@ def test_a_line_with_its_blank_left_in_is_not_applied(judge: Judge) -> None:
     assert judge.outcome_of("PLAN ME 30 Cy _") == ("error", "SYNTAX")
     process(judge)
     assert "the default plan: you sent no valid plan in time" in mail_to(judge, "Ann", "pp D1 results").body
+
+
+def test_a_form_filled_inline_below_an_attribution_applies_the_lines_written_between_its_quotes(
+        judge: Judge) -> None:
+    """A phone's reply inline: the attribution, the whole mail quoted, Ann's lines under the quoted lines of
+    the form they fill."""
+    filled = {"SIGNON Ann@pp _": "SIGNON Ann@pp pw-ann", "PLAN ME _ Cy _": "PLAN ME 30 Cy 20"}
+    body = ["On Thu, 26 Nov 2026, judge@example.org wrote:"]
+    for line in mail_to(judge, "Ann", "pp starts").body.rstrip("\n").split("\n"):
+        body.extend([f"> {line}" if line else ">", *([filled[line]] if line in filled else [])])
+    judge.send(address("Ann"), "\n".join(body), subject="Re: pp starts")
+    assert judge.outcome_of("PLAN ME 30 Cy 20") == ("ok", "PLAN_ACCEPTED")
+    assert {answer.text for answer in judge.answers} == {"SIGNON Ann@pp ****", "PLAN ME 30 Cy 20"}
+    process(judge)
+    assert "Your plan: you 30, Cy 20" in mail_to(judge, "Ann", "pp D1 results").body
+
+
+def test_an_outlook_top_post_above_the_judges_mail_unquoted_reads_none_of_the_judges_lines(judge: Judge) -> None:
+    mail = mail_to(judge, "Ann", "pp starts")
+    form = [{"PLAN ME _ Cy _": "PLAN ME 30 Cy 20"}.get(line, line) for line in form_of(mail)]
+    original = ["________________________________", "From: judge@example.org",
+                "Sent: Thursday, November 26, 2026 9:00", "Subject: pp starts", "", *mail.body.split("\n")]
+    judge.send(address("Ann"), "\n".join(["SIGNON Ann@pp pw-ann", *form, "", *original]), subject="RE: pp starts")
+    assert {answer.text for answer in judge.answers} == {"SIGNON Ann@pp ****", "PLAN ME 30 Cy 20"}
+
+
+def test_a_form_pasted_twice_filled_two_ways_reads_the_last_and_says_the_copies_differ(judge: Judge) -> None:
+    form = form_of(mail_to(judge, "Ann", "pp starts"))
+    copies = [[{"PLAN ME _ Cy _": plan}.get(line, line) for line in form]
+              for plan in ("PLAN ME 30 Cy 20", "PLAN ME 10 Cy 40")]
+    judge.send(address("Ann"), "\n".join(["SIGNON Ann@pp pw-ann", *copies[0], *copies[1]]))
+    assert judge.outcomes_of(form[0]) == [("ignored", "FORM_COPIES_DIFFER")]
+    assert judge.outcome_of("PLAN ME 30 Cy 20") == ("ignored", "FORM_COPY")
+    assert judge.outcome_of("PLAN ME 10 Cy 40") == ("ok", "PLAN_ACCEPTED")
+    process(judge)
+    assert "Your plan: you 10, Cy 40" in mail_to(judge, "Ann", "pp D1 results").body
+
+
+def test_a_form_pasted_twice_untouched_once_reads_the_copy_filled_in(judge: Judge) -> None:
+    form = form_of(mail_to(judge, "Ann", "pp starts"))
+    untouched = [line.replace("SIGNON Ann@pp _", "SIGNON Ann@pp pw-ann") for line in form]
+    filled = [{"PLAN ME _ Cy _": "PLAN ME 30 Cy 20"}.get(line, line) for line in form]
+    judge.send(address("Ann"), "\n".join([*untouched, *filled]))
+    assert judge.outcomes_of(form[0]) == [("ignored", "FORM_COPY")]  # the first copy's opening line
+    assert judge.outcome_of("PLAN ME 30 Cy 20") == ("ok", "PLAN_ACCEPTED")  # signed on by the copy not read
+    assert {answer.text for answer in judge.answers} == {"SIGNON Ann@pp ****", form[0], "PLAN ME 30 Cy 20"}
+
+
+def test_a_reply_quoting_the_form_twice_answers_no_line_in_error(judge: Judge) -> None:
+    quoted_twice = [f"> > {line}".rstrip() for line in form_of(mail_to(judge, "Ann", "pp starts"))]
+    judge.send(address("Ann"), "\n".join(["SIGNON Ann@pp pw-ann", "PLAN ME 30 Cy 20", "",
+                                         "On Thu, 26 Nov 2026, judge@example.org wrote:", "> Here is my plan.",
+                                         "> On Thu, 26 Nov 2026, judge@example.org wrote:", *quoted_twice]),
+               subject="Re: Re: pp starts")
+    assert {answer.text for answer in judge.answers} == {"SIGNON Ann@pp ****", "PLAN ME 30 Cy 20"}
+    assert all(answer.outcome != "error" for answer in judge.answers)

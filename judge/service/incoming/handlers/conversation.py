@@ -20,7 +20,13 @@ when it was sent to others too (`_held_back`).  A reply to a form to fill (`judg
 is read as if only the player's own lines were written (`_form_line`): a seat's line left as its form
 gives it is dropped unread (one that frames others, as ``FOR FRANCE``, is read, but is no choice of the
 player's: `_frames`), and the lines of a form kept for another phase, game or seat are not
-applied, the form's opening line answered saying which.  A line no grammar knows is an unknown command,
+applied, the form's opening line answered saying which.  A form kept twice or more in one mail (the
+same phase, game and seat on its opening line, each copy up to its end line) is read once
+(`form_copies`): the copy read is the last that holds a filled line, one that not every copy holds (a
+line every copy holds, as a frame or a choice written alike, chooses none); nothing of the others is read
+but their sign-on lines, each other copy's opening line is answered saying it was not read (and,
+when it holds lines the copy read does not, that they differ), and each such line of its own is
+answered as not applied.  A line no grammar knows is an unknown command,
 signed on or not (`cmd.Unknown`); a short run of them ending the mail after a command is its sign-off
 (``Thanks!``, ``Sent from my iPhone``), and one opening it before a command its greeting
 (``Sorry, late!``), ignored and said to be (`_sign_off`).  Each handler is
@@ -56,7 +62,8 @@ game's phase changes.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, TypeVar
 
@@ -175,6 +182,9 @@ class Conversation(Holding):
         self.held: set[tuple[str, int]] = set()  # (why, game id): the lines held back, told once in a note
         self.form_opened: tuple[str, cmd.FormOpens] | None = None  # a form's opening line kept, until its end
         self.form_refused: str | None = None  # why the lines of the form opened are not applied, once told
+        self.unread_copies: dict[int, Unread] = {}  # the copies of a form not read (`form_copies`), by opening line
+        self.forms_opened = 0  # the form's opening lines read so far
+        self.unread: Unread | None = None  # the copy of a form not read that the lines are in, until its end
 
     def run(self) -> Refusal | None:
         """Act on every line and queue the reply; returns the refusal if a sign-on was refused."""
@@ -194,6 +204,7 @@ class Conversation(Holding):
         if len(lines) > limit:
             self.notes.append(f"Your mail had {len(lines)} commands: only the first {limit} were read.")
             lines = lines[:limit]
+        self.unread_copies = form_copies(lines)
         savepoint = self.session.begin_nested()
         try:
             for line in lines:
@@ -290,14 +301,26 @@ class Conversation(Holding):
         a form's opening or end line; a line of a form kept for another phase, game or seat than the
         lines act for (the opening line answered once, saying which, each line written in it said not
         to be applied; a line still blank is passed over); the form's sign-on line with its password
-        blank; a seat's line left with its blank as its form for the phase gives it.  All but the answered ones are
-        passed over without a word."""
+        blank; a seat's line left with its blank as its form for the phase gives it; a line of a copy of a form
+        not read (`form_copies`: its opening line answered, and each of its own lines).  All but the answered
+        ones are passed over without a word."""
         command = line.command
         if isinstance(command, cmd.FormOpens | cmd.FormEnds):
             self.form_opened = (line.text, command) if isinstance(command, cmd.FormOpens) else None
             self.form_refused = None
+            self.unread = None
+            if isinstance(command, cmd.FormOpens):
+                self.forms_opened += 1
+                self.unread = self.unread_copies.get(self.forms_opened)
+                if self.unread is not None:
+                    self._copy_unread(line.text, self.unread)
             return True
         if forms.unfilled_signon(line.text):
+            return True
+        if self.unread is not None and not isinstance(command, cmd.SignOn | cmd.SignOff):
+            if forms.normal(line.text) in self.unread.own:
+                self.echo(line.text, "ignored", "not applied: this copy of the form was not read, as the answer to "
+                          "its first line says", code="FORM_COPY")
             return True
         blank = forms.BLANK in line.text.split()
         context = self.context
@@ -332,6 +355,17 @@ class Conversation(Holding):
             return False
         framing = self.cache.get(("form", context.game.id, context.game.phase, context.seat))
         return framing is not None and forms.normal(line.text) in framing[1]
+
+    def _copy_unread(self, text: str, unread: Unread) -> None:
+        """Answer the opening line of a copy of a form not read: why, and whether it held lines of its own."""
+        if unread.own:
+            self.echo(text, "ignored", "not read: this form is in your mail more than once and one copy alone is "
+                      "read, the last with a line filled in; this copy holds lines the copy read does not, and "
+                      "none of them was applied", code="FORM_COPIES_DIFFER")
+        else:
+            self.echo(text, "ignored", "not read: this form is in your mail more than once and one copy alone is "
+                      "read, the last with a line filled in; this copy holds nothing the copy read does not",
+                      code="FORM_COPY")
 
     def _other_form(self, opened: cmd.FormOpens, game: Game, seat: str) -> str:
         """Why a form kept in the mail is not the form of the lines it holds, which act for ``seat`` in
@@ -470,6 +504,47 @@ class Conversation(Holding):
             if already and already + game_kind.results_mails(self.session, game) > self.settings.max_mails_per_mail:
                 return
             course.close(self.session, game, self.settings, self.now, cause="all submitted")
+
+
+@dataclass(frozen=True)
+class Unread:
+    """A copy of a form kept twice or more in a mail, not read (`form_copies`): ``own``, its written lines
+    that the copy read does not hold (`forms.normal`), each answered as not applied."""
+
+    own: frozenset[str]
+
+
+def form_copies(lines: Sequence[cmd.Line]) -> dict[int, Unread]:
+    """The copies of a form not read, by their opening line's place among the mail's (1 for the first):
+    of the copies of one form (the same phase, game and seat on their opening lines, each up to its end
+    line or the next opening), the copy read is the last that holds a filled line, one that not every copy
+    holds; the last, if none does.  A copy's written lines are those that are neither a sign-on or
+    sign-off line nor hold a blank (`forms.BLANK`): a frame or a choice every copy holds alike chooses
+    no copy."""
+    copies: dict[tuple[str, str, str], list[tuple[int, list[str]]]] = {}
+    written: list[str] | None = None
+    opened = 0
+    for line in lines:
+        command = line.command
+        if isinstance(command, cmd.FormOpens):
+            opened += 1
+            written = []
+            key = (command.phase.casefold(), command.game.casefold(), command.seat.casefold())
+            copies.setdefault(key, []).append((opened, written))
+        elif isinstance(command, cmd.FormEnds):
+            written = None
+        elif written is not None and not isinstance(command, cmd.SignOn | cmd.SignOff) \
+                and forms.BLANK not in line.text.split():
+            written.append(forms.normal(line.text))
+    unread: dict[int, Unread] = {}
+    for kept in copies.values():
+        if len(kept) < 2:
+            continue
+        every = set.intersection(*(set(lines_of) for _, lines_of in kept))
+        read = next((number for number, lines_of in reversed(kept) if set(lines_of) - every), kept[-1][0])
+        held = set(next(lines_of for number, lines_of in kept if number == read))
+        unread.update((number, Unread(frozenset(lines_of) - held)) for number, lines_of in kept if number != read)
+    return unread
 
 
 def _prose(text: str) -> bool:
