@@ -10,7 +10,7 @@ A player answers the mail that opened the phase (`opened`) in one of three ways,
 - `quoted`: the form at the top, its sign-on line's blank filled with the password and some of its other
   lines filled, the rest left as given, then the client's attribution line and the whole mail quoted (``> ``);
 - `untouched`: the client's attribution line and the whole mail quoted, nothing of the player's own;
-- `unquoted`: the form alone, each line to fill filled, nothing quoted.
+- `unquoted`: the form alone, filled, nothing quoted.
 
 `Answer` is what the judge made of each line of such a reply, read from its words: the line it echoes
 (``> line``) and the outcome under it (``ERROR:``, ``IGNORED:``, else ok).  A test of a form holds that no
@@ -145,12 +145,9 @@ def untouched(mail: Mail) -> str:
 
 
 def unquoted(mail: Mail, password: str, filled: Mapping[str, str]) -> str:
-    """A reply to ``mail`` that is its form alone, the sign-on line's blank replaced by ``password`` and each
-    line of ``filled`` replaced by its value; every line to fill (not a comment) must be in ``filled``."""
-    form = [signed(line, password) for line in mail.form]
-    left = [line for line in form if "_" in line.split() and not line.startswith("%") and line not in filled]
-    assert not left, f"lines left unfilled: {left}"
-    return "\n".join(filled.get(line, line) for line in form)
+    """A reply to ``mail`` that is its form alone, nothing quoted: the sign-on line's blank replaced by
+    ``password`` and each line of ``filled`` replaced by its value, the others left as the form gave them."""
+    return "\n".join(filled.get(line, line) for line in (signed(line, password) for line in mail.form))
 
 
 def signed(line: str, password: str) -> str:
