@@ -124,6 +124,18 @@ class Served:
         self.clock.advance(hours=hours)
         self.running.tick()
 
+    def phase(self, game: str) -> str | None:
+        """The phase ``game`` is in."""
+        with self.running.daemon.db.transaction() as session:
+            return session.scalars(select(Game.phase).where(Game.name == game)).one()
+
+    def close(self, game: str, phase: str, hours: float) -> None:
+        """Have ``phase`` of ``game`` closed: at once if it closed early, once every seat had acted, else at
+        its deadline, ``hours`` on (not moving the clock past the next phase's deadline in the first case)."""
+        self.running.settled()
+        if self.phase(game) == phase:
+            self.deadline(hours)
+
     def kept(self, game: str, phase: str) -> dict[tuple[str, str], str]:
         """The text of each seat's latest submission of each kind in ``phase`` of ``game``."""
         with self.running.daemon.db.transaction() as session:
@@ -133,10 +145,9 @@ class Served:
 
 def quoted(mail: Mail, password: str, filled: Mapping[str, str]) -> str:
     """A reply to ``mail`` with its form at the top, the sign-on line's blank replaced by ``password`` and
-    each line of ``filled`` replaced by its value (the others left as the form gave them), then the mail
+    each line of ``filled`` replaced by its value (`fill`; the others left as the form gave them), then the mail
     quoted whole below the client's attribution line."""
-    form = [signed(line, password) for line in mail.form]
-    return "\n".join([*(filled.get(line, line) for line in form), "", ATTRIBUTION, *quote(mail.body)])
+    return "\n".join([*fill(mail, password, filled), "", ATTRIBUTION, *quote(mail.body)])
 
 
 def untouched(mail: Mail) -> str:
@@ -146,8 +157,16 @@ def untouched(mail: Mail) -> str:
 
 def unquoted(mail: Mail, password: str, filled: Mapping[str, str]) -> str:
     """A reply to ``mail`` that is its form alone, nothing quoted: the sign-on line's blank replaced by
-    ``password`` and each line of ``filled`` replaced by its value, the others left as the form gave them."""
-    return "\n".join(filled.get(line, line) for line in (signed(line, password) for line in mail.form))
+    ``password`` and each line of ``filled`` replaced by its value (`fill`), the others left as the form gave
+    them."""
+    return "\n".join(fill(mail, password, filled))
+
+
+def fill(mail: Mail, password: str, filled: Mapping[str, str]) -> list[str]:
+    """``mail``'s form with ``password`` in its sign-on line and each line of ``filled`` replaced, where the
+    form has it more than once (``BUILD _`` in two corporations' blocks) its first only."""
+    left = dict(filled)
+    return [left.pop(line, line) for line in (signed(line, password) for line in mail.form)]
 
 
 def signed(line: str, password: str) -> str:
@@ -183,6 +202,11 @@ def refused(reply: Mail) -> list[Answer]:
 def answered(reply: Mail) -> set[str]:
     """The lines ``reply`` answers, whatever their outcome."""
     return {answer.text for answer in answers(reply)}
+
+
+def frames(mail: Mail) -> set[str]:
+    """The lines of ``mail``'s form that frame others (``FOR FRANCE``, ``END``): read as written, no choice."""
+    return {line for line in mail.form if "_" not in line.split() and not line.startswith(("%", "SIGNON "))}
 
 
 def written(lines: Iterable[str], signon: str) -> set[str]:
