@@ -74,11 +74,14 @@ class Answer:
 
 class Served:
     """`judge serve`'s daemon running ``judge``'s data directory (the harness's, its game started), on a
-    port of loopback it chose itself and a virtual clock at the judge's moment; stopped by `stop`."""
+    port of loopback it chose itself and a virtual clock at the judge's moment; stopped by `stop`.  One
+    deadline worker: there is one game to run, and each worker is an interpreter to start (seconds) the
+    first time the clock jumps to a deadline."""
 
     def __init__(self, judge: Judge) -> None:
         judge.db.engine.dispose()
-        self.settings = replace(judge.settings, port=0, tick_seconds=3600, settle_seconds=0, mta_flush="")
+        self.settings = replace(judge.settings, port=0, tick_seconds=3600, settle_seconds=0, mta_flush="",
+                                deadline_workers=1)
         self.clock = Clock(judge.now)
         self.running = Running(self.settings, self.clock, judge.kinds)
         self.known: set[str] = set()
@@ -107,7 +110,8 @@ class Served:
 
     def reply(self, sender: str, to: Mail, body: str) -> Mail:
         """Send ``body`` from ``sender`` by SMTP as a mail client answers ``to`` (its subject, In-Reply-To);
-        the judge's answer to it, once the daemon has done what it had to with it (`Running.settled`)."""
+        the judge's answer to it, once in the Maildir (sent once the mail's transaction was committed: what
+        the mail changed is in the database then)."""
         message = EmailMessage()
         message["From"], message["To"], message["Subject"] = sender, JUDGE, f"Re: {to.subject}"
         message["Message-ID"] = sent = make_msgid(domain="example.org")
@@ -115,7 +119,6 @@ class Served:
         message.set_content(body)
         with smtplib.SMTP("127.0.0.1", self.running.port, timeout=10) as client:
             client.send_message(message)
-        self.running.settled()
         wait_until(lambda: any(mail.in_reply_to == sent for mail in self.read()), f"the answer to {sender}")
         return next(mail for mail in self.read() if mail.in_reply_to == sent)
 
