@@ -13,12 +13,17 @@ order):
   ANN, first in the investor order, has bought 3 of France's pool of 10 at 5 AgP (60 - 15 = 45 AgP left),
   BOB 5 of France at 5 and 5 of Germany at 4 (60 - 25 - 20 = 15 AgP left), and he is elected CEO of both
   (E14).
-- S1901M: BOB, France's CEO, orders A MAR - SPA for nothing (quoted: France's other lines, its worths and
-  Germany's block left); ANN offers 1 AgP for A MUN - RUH (unquoted, her one line); CAT sends only the
-  mail quoted.
-- F1901M: BOB keeps A SPA in Spain (unquoted), CAT offers 1 AgP for F KIE - HOL (quoted), ANN sends only
-  the mail quoted: France owns Spain and Germany Holland, each 4 centres to 3 units.
-- W1901A: BOB builds A MAR for France (quoted, Germany's BUILD line left: its build is waived)."""
+- S1901M: BOB, France's CEO, orders A MAR - SPA and A PAR - BUR for nothing (quoted: F BRE's line,
+  France's worths and Germany's block left); ANN offers 1 AgP for Italy's A VEN - TYR (unquoted, her one
+  line); CAT sends only the mail quoted.
+- F1901M: BOB orders France's A BUR - MUN and A SPA H (unquoted, Germany's block left: A MUN holds), CAT
+  offers 1 AgP for A TYR S A BUR - MUN (quoted), ANN sends only the mail quoted: Germany's A MUN is
+  dislodged, two to one.
+- F1901R: BOB retreats it to RUH (quoted; MUN's other neighbours BUR, the attacker's, and KIE, BER and TYR,
+  held, are closed), the one retreat: the phase closes at once.
+- W1901A: France owns Spain and Munich, 5 centres to 3 units, and may build in PAR and MAR; Germany has
+  2 centres for 3 units.  BOB builds A MAR for France (unquoted, France's other BUILD line and Germany's
+  removal left: its unit is removed in civil disorder)."""
 
 from __future__ import annotations
 
@@ -67,10 +72,10 @@ def test_every_exchange_phase_type_answered_by_smtp_applies_what_each_investor_w
     spring = {name: served.opened(address(name), f"{GAME} W1900X results") for name in ("ANN", "BOB", "CAT")}
     assert "Your cash: 45 AgP." in notes(spring["ANN"].form) and "Your cash: 15 AgP." in notes(spring["BOB"].form)
     assert {"FOR FRANCE", "FOR GERMANY"} <= set(spring["BOB"].form)  # elected to run both
-    orders = {"_ : A MAR H": "0 : A MAR - SPA"}
+    orders = {"_ : A MAR H": "0 : A MAR - SPA", "_ : A PAR H": "0 : A PAR - BUR"}
     answer = served.reply(address("BOB"), spring["BOB"], quoted(spring["BOB"], "pw-bob", orders))
     assert refused(answer) == [] and answered(answer) - frames(spring["BOB"]) == written(orders.values(), signon("BOB"))
-    offer = {"_ : _": "1 : A MUN - RUH"}
+    offer = {"_ : _": "1 : A VEN - TYR"}
     answer = served.reply(address("ANN"), spring["ANN"], unquoted(spring["ANN"], "pw-ann", offer))
     assert refused(answer) == [] and answered(answer) == written(offer.values(), signon("ANN"))
     assert answers(served.reply(address("CAT"), spring["CAT"], untouched(spring["CAT"]))) == []
@@ -78,20 +83,28 @@ def test_every_exchange_phase_type_answered_by_smtp_applies_what_each_investor_w
 
     served.close(GAME, "S1901M", 49)
     fall = {name: served.opened(address(name), f"{GAME} S1901M results") for name in ("ANN", "BOB", "CAT")}
-    assert {"_ : A SPA H", "_ : A RUH H"} <= set(fall["BOB"].form)  # the orders and the offer, applied
-    hold = {"_ : A SPA H": "0 : A SPA H"}
-    answer = served.reply(address("BOB"), fall["BOB"], unquoted(fall["BOB"], "pw-bob", hold))
-    assert refused(answer) == [] and answered(answer) - frames(fall["BOB"]) == written(hold.values(), signon("BOB"))
-    offer = {"_ : _": "1 : F KIE - HOL"}
-    answer = served.reply(address("CAT"), fall["CAT"], quoted(fall["CAT"], "pw-cat", offer))
-    assert refused(answer) == [] and answered(answer) == written(offer.values(), signon("CAT"))
+    assert {"_ : A SPA H", "_ : A BUR H", "_ : A MUN H"} <= set(fall["BOB"].form)  # France's orders, applied
+    attack = {"_ : A BUR H": "0 : A BUR - MUN", "_ : A SPA H": "0 : A SPA H"}
+    answer = served.reply(address("BOB"), fall["BOB"], unquoted(fall["BOB"], "pw-bob", attack))
+    assert refused(answer) == [] and answered(answer) - frames(fall["BOB"]) == written(attack.values(), signon("BOB"))
+    support = {"_ : _": "1 : A TYR S A BUR - MUN"}  # Italy's army, where ANN's offer sent it
+    answer = served.reply(address("CAT"), fall["CAT"], quoted(fall["CAT"], "pw-cat", support))
+    assert refused(answer) == [] and answered(answer) == written(support.values(), signon("CAT"))
     assert answers(served.reply(address("ANN"), fall["ANN"], untouched(fall["ANN"]))) == []
 
     served.close(GAME, "F1901M", 49)
-    builds = served.opened(address("BOB"), f"{GAME} F1901M results")
-    assert [line for line in builds.form if line.startswith(("FOR ", "BUILD"))] == \
-        ["FOR FRANCE", "BUILD _", "FOR GERMANY", "BUILD _"]
+    retreat = served.opened(address("BOB"), f"{GAME} F1901M results")
+    assert [line for line in retreat.form if not line.startswith(("%", "SIGNON"))] == \
+        ["FOR GERMANY", "A MUN _", "END"]
+    assert "% A MUN: - BOH, - RUH, - SIL, D" in retreat.form
+    back = {"A MUN _": "A MUN - RUH"}
+    answer = served.reply(address("BOB"), retreat, quoted(retreat, "pw-bob", back))
+    assert refused(answer) == [] and answered(answer) - frames(retreat) == written(back.values(), signon("BOB"))
+
+    builds = served.opened(address("BOB"), f"{GAME} F1901R results")
+    assert [line for line in builds.form if line.startswith(("FOR ", "BUILD", "REMOVE"))] == \
+        ["FOR FRANCE", "BUILD _", "BUILD _", "FOR GERMANY", "REMOVE _"]
     build = {"BUILD _": "BUILD A MAR"}
-    answer = served.reply(address("BOB"), builds, quoted(builds, "pw-bob", build))
+    answer = served.reply(address("BOB"), builds, unquoted(builds, "pw-bob", build))
     assert refused(answer) == [] and answered(answer) - frames(builds) == written(build.values(), signon("BOB"))
     assert served.kept(GAME, "W1901A") == {("BOB", "sheet"): "FOR FRANCE\nBUILD A MAR\nEND"}
