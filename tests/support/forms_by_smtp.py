@@ -25,11 +25,13 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from email.message import EmailMessage
 from email.utils import make_msgid
+from pathlib import Path
 
 from sqlalchemy import select
 
 from judge.mail.outbound import MaildirOutbox
 from judge.service.hosting import host
+from judge.service.hosting.kinds import Kinds
 from judge.store.models import Game
 from tests.support.clock import Clock
 from tests.support.daemon import Running
@@ -38,6 +40,8 @@ from tests.support.harness import Judge
 from tests.support.wait import wait_until
 
 JUDGE = "judge@localhost"
+GAMES = Path(__file__).parent.parent / "games"
+"""Where each kind's tests live, its forms' by SMTP in ``<kind>/test_form_by_smtp.py`` (`unanswered`)."""
 ATTRIBUTION = "On Mon, 5 Jan 2026 at 12:00, The judge <judge@localhost> wrote:"
 """The line a mail client writes above the mail it quotes."""
 BARRIER = "barrier@example.org"  # `Running.settled`'s
@@ -70,6 +74,11 @@ class Answer:
 
     text: str
     outcome: str
+
+
+def unanswered(hosted: Kinds) -> list[str]:
+    """The kinds of ``hosted`` whose forms no test answers by SMTP: each would go untested here."""
+    return [kind.name for kind in hosted if not (GAMES / kind.name / "test_form_by_smtp.py").is_file()]
 
 
 class Served:
