@@ -24,7 +24,7 @@ where a unit would cover it (`label_point`).
 A position seen by one power (a Tin Cup game, ``seen_by`` and ``view``) is titled "as France
 sees it", and the provinces out of its view lie under a fog, a dark grey tone with a dark
 hatching (`hatching`), so that an empty province it sees differs from one it cannot see, and
-no power's tint (the standard board's Germany is light grey) passes for fog.
+no power's tint (the standard board's Germany is grey) passes for fog.
 
 Where the powers' colours are not the standard board's traditional ones (variants: see
 :mod:`judge.render.palette`), each unit also carries its power's letter, and the legend
