@@ -18,6 +18,7 @@ never with a traceback.
 from __future__ import annotations
 
 import logging
+import threading
 from dataclasses import dataclass
 from email import policy
 from email.message import EmailMessage
@@ -55,12 +56,14 @@ class OneClick:
     def __init__(self, url: str) -> None:
         self.url = url
         self._db: Database | None = None
+        self._opening = threading.Lock()  # the workers' threads share one `Database`, and its turns on SQLite
 
     @property
     def db(self) -> Database:
-        if self._db is None:
-            self._db = Database(self.url)
-        return self._db
+        with self._opening:
+            if self._db is None:
+                self._db = Database(self.url)
+            return self._db
 
     def ask(self, token: str) -> Page:
         """GET: the page of the link, with the button that stops the observing; nothing changes."""
