@@ -174,7 +174,9 @@ class Settings:
     """The games' public pages are written into ``data_dir/web`` after every change."""
 
     web_url: str | None = None
-    """Where ``data_dir/web`` is seen from outside: results mails link to the game's page (none: no link)."""
+    """Where ``data_dir/web`` is seen from outside: results mails link to the game's page (none: no link).  An
+    ``https://`` address also gives observers' mail a one-click unsubscribe link (RFC 8058) to
+    ``<web_url>/unsubscribe/...``, which ``judge web`` answers, writing to the database: that path must reach it."""
 
     docs_url: str | None = None
     """Where the judge's documentation is published: HELP and ``judge help`` point to it (none: they name no

@@ -2,7 +2,9 @@
 
 ``judge publish [GAME]`` writes (again) every game's pages, or one game's, and the index into
 ``<data-dir>/web``; ``judge web`` serves that folder over HTTP (read-only, 127.0.0.1:8080 by
-default; `judge.web.server`), after writing it with ``--publish``.  The ``trusted-clients`` (a
+default; `judge.web.server`), after writing it with ``--publish``, and where ``web-url`` is an
+HTTPS address answers the one-click links of observers' mail (`judge.web.unsubscribe`), writing to
+the judge's database.  The ``trusted-clients`` (a
 web server proxying to it on this machine) have no per-client cap.  Until the judge has
 published its index (a fresh install: ``judge serve`` writes it at start), ``judge web`` serves
 a placeholder index instead of failing, so that its unit does not restart in a loop.  While it
@@ -71,15 +73,18 @@ def _publish(settings: Settings, kinds: Kinds, game: str | None) -> int:
 def _serve(settings: Settings, host: str, port: int) -> int:
     from judge.peers import networks
     from judge.service.datadir import pid_file
+    from judge.service.outgoing.one_click import offered
     from judge.web.pages import placeholder_index, web_root
     from judge.web.server import make_server
+    from judge.web.unsubscribe import OneClick
 
     folder = web_root(settings)
     if not (folder / "index.html").is_file():
         print(f"judge web: nothing is published in {folder.resolve()} yet: a placeholder stands in until the "
               "judge publishes its pages (judge serve does at start; or judge publish)", file=sys.stderr, flush=True)
     server = make_server(folder, host, port, trusted=networks(settings.trusted_clients),  # a proxy: no per-client cap
-                         placeholder=placeholder_index())
+                         placeholder=placeholder_index(),
+                         one_click=OneClick(settings.database_url) if offered(settings.web_url) else None)
 
     def stop(_signal: int, _frame: FrameType | None) -> None:
         threading.Thread(target=server.shutdown).start()  # shutdown waits for serve_forever: not from its thread

@@ -1,7 +1,10 @@
 """``judge web``: the published pages served read-only over HTTP, for a small install.
 
 It serves the files of ``<data-dir>/web`` and nothing else: GET and HEAD only (anything else is
-501), no directory listings, no hidden files, and headers that forbid scripts and framing.
+501), no directory listings, no hidden files, and headers that forbid scripts and framing.  The
+one exception, where the pages are served over HTTPS: the one-click links of observers' mail,
+``/unsubscribe/<token>``, which a POST of at most `MAX_BODY` bytes follows
+(`judge.web.unsubscribe`).
 Until the judge has published its index (a fresh install), it answers the index with a
 ``placeholder`` page instead of a 404, so that a unit watching it does not restart in a loop.  A
 larger install points any static web server (nginx, Apache, a CDN) at the same folder instead.
@@ -59,6 +62,8 @@ from typing import TYPE_CHECKING, Any, AnyStr
 from urllib.parse import unquote, urlsplit
 
 from judge.peers import Network, client, is_trusted
+from judge.service.outgoing.one_click import PATH
+from judge.web.unsubscribe import MAX_BODY, OneClick, Page
 
 if TYPE_CHECKING:
     from _typeshed import SupportsRead, SupportsWrite
@@ -96,10 +101,12 @@ class PagesHandler(SimpleHTTPRequestHandler):
     server_version = "PayolaJudge"
 
     def __init__(self, request: socket.socket, client_address: Any, server: Any, *, directory: str, head: bytes,
-                 answer_seconds: float, placeholder: bytes | None = None) -> None:
+                 answer_seconds: float, placeholder: bytes | None = None, one_click: OneClick | None = None) -> None:
         self.head = head
         self.placeholder = placeholder  # the index while none is published
+        self.one_click = one_click  # the one-click links' answers, where the pages are served over HTTPS
         self.deadline = time.monotonic() + answer_seconds
+        self.posts_to_itself = False  # the answer is a page whose form posts to its own address
         super().__init__(request, client_address, server, directory=directory)
 
     def setup(self) -> None:
@@ -120,6 +127,8 @@ class PagesHandler(SimpleHTTPRequestHandler):
         if "\0" in path or any(part.startswith(".") for part in path.split("/")):
             self.send_error(HTTPStatus.NOT_FOUND)
             return None
+        if self.one_click is not None and path.startswith(PATH):
+            return self._page(self.one_click.ask(path.removeprefix(PATH)))
         unpublished = not Path(self.directory, "index.html").is_file()
         if self.placeholder is not None and path in ("/", "/index.html") and unpublished:
             self.send_response(HTTPStatus.OK)
@@ -129,12 +138,60 @@ class PagesHandler(SimpleHTTPRequestHandler):
             return BytesIO(self.placeholder)
         return super().send_head()
 
+    def do_POST(self) -> None:
+        """A one-click link's POST (`judge.web.unsubscribe`); anywhere else, or where the pages
+        are not served over HTTPS, 501 as any method but GET and HEAD."""
+        path = unquote(urlsplit(self.path).path)
+        if self.one_click is None or not path.startswith(PATH):
+            self.send_error(HTTPStatus.NOT_IMPLEMENTED, f"Unsupported method ({self.command!r})")
+            return
+        body = self._body()
+        if body is not None:
+            page = self._page(self.one_click.stop(path.removeprefix(PATH), self.headers.get("Content-Type", ""), body))
+            self.copyfile(page, self.wfile)
+
+    def _body(self) -> bytes | None:
+        """The request's body, of at most `MAX_BODY` bytes, read before the answer's deadline
+        (part of it may have come with the head); None after answering a body that cannot be read."""
+        length = self.headers.get("Content-Length", "")
+        if not length.isdigit():
+            self.send_error(HTTPStatus.LENGTH_REQUIRED)
+            return None
+        if int(length) > MAX_BODY:
+            self.send_error(HTTPStatus.REQUEST_ENTITY_TOO_LARGE)
+            return None
+        body = self.rfile.read(int(length))
+        while len(body) < int(length):
+            left = self.deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError("the request's body took too long")
+            self.connection.settimeout(left)
+            more = self.connection.recv(int(length) - len(body))
+            if not more:
+                self.send_error(HTTPStatus.BAD_REQUEST, "The request's body was cut short")
+                return None
+            body += more
+        return body
+
+    def _page(self, page: Page) -> BytesIO:
+        """Send the head of ``page``, never kept by a cache; its body to write."""
+        self.posts_to_itself = page.form
+        self.send_response(page.status)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(page.html)))
+        self.end_headers()
+        return BytesIO(page.html)
+
     def list_directory(self, path: str | PathLike[str]) -> BytesIO | None:
         self.send_error(HTTPStatus.NOT_FOUND)
         return None
 
     def end_headers(self) -> None:
         for name, value in HEADERS.items():
+            if self.posts_to_itself and name == "Content-Security-Policy":
+                value = value.replace("form-action 'none'", "form-action 'self'")
+            elif getattr(self, "path", "").startswith(PATH) and name == "Cache-Control":
+                value = "no-store"  # a link's page says what its token names now
             self.send_header(name, value)
         super().end_headers()
 
@@ -149,7 +206,11 @@ class PagesHandler(SimpleHTTPRequestHandler):
             outputfile.write(chunk)
 
     def log_message(self, format: str, *args: Any) -> None:
-        log.info("web %s %s", self.address_string(), format % args)
+        """Log a request; a one-click link's token left out (whoever reads the log could use it)."""
+        line, path = format % args, getattr(self, "path", "")  # none yet if its request line was bad
+        if path.startswith(PATH):
+            line = line.replace(path, PATH + "...")
+        log.info("web %s %s", self.address_string(), line)
 
 
 @dataclass
@@ -168,9 +229,10 @@ class PagesServer:
     `shutdown` and `server_close`, as with the standard library's servers."""
 
     def __init__(self, folder: Path, host: str, port: int, limits: Limits, trusted: Iterable[Network],
-                 placeholder: bytes | None = None) -> None:
+                 placeholder: bytes | None = None, one_click: OneClick | None = None) -> None:
         self.folder = str(folder)
         self.placeholder = placeholder
+        self.one_click = one_click
         self.limits = limits
         self.trusted = tuple(trusted)
         family = socket.AF_INET6 if ":" in host else socket.AF_INET
@@ -310,7 +372,8 @@ class PagesServer:
         try:
             connection.setblocking(True)
             PagesHandler(connection, waiting.address, self, directory=self.folder, head=bytes(waiting.head),
-                         answer_seconds=self.limits.answer_seconds, placeholder=self.placeholder)
+                         answer_seconds=self.limits.answer_seconds, placeholder=self.placeholder,
+                         one_click=self.one_click)
         except OSError as exc:
             log.info("web %s: %s", waiting.address[0], exc)
         except Exception:
@@ -339,8 +402,10 @@ class PagesServer:
 
 
 def make_server(folder: Path, host: str = "127.0.0.1", port: int = 8080, limits: Limits = Limits(),
-                trusted: Iterable[Network] = (), placeholder: bytes | None = None) -> PagesServer:
+                trusted: Iterable[Network] = (), placeholder: bytes | None = None,
+                one_click: OneClick | None = None) -> PagesServer:
     """A server for ``folder`` bound to ``host``:``port`` (0: any free port), not yet serving:
     call ``serve_forever`` (in a thread, if need be) and ``shutdown``.  ``placeholder`` is the
-    index to answer while the folder has none."""
-    return PagesServer(folder, host, port, limits, trusted, placeholder)
+    index to answer while the folder has none; ``one_click`` answers the one-click links of
+    observers' mail (none: they are answered as any other path)."""
+    return PagesServer(folder, host, port, limits, trusted, placeholder, one_click)

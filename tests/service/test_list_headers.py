@@ -1,9 +1,13 @@
 """A game's mail can be filtered as a mailing list's (RFC 2919, RFC 2369): every mail about a game
 names it in List-Id and says how to get help; an observer's mail says how to stop it, and that
-way stops it; a player's own mail offers nothing to stop; mail about no game is no list's."""
+way stops it, and where the pages are served over HTTPS offers a one-click link too (RFC 8058,
+which `tests/web/test_one_click.py` follows); a player's own mail offers nothing to stop; mail
+about no game is no list's."""
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
@@ -12,13 +16,17 @@ from sqlalchemy import select
 from judge.service.outgoing.outbox import list_label, queue
 from judge.service.outgoing.sender import deliver_pending, transport_for
 from judge.store.models import Game, Observer
-from tests.support.auction import HOURS, bid, master, send
+from tests.support.auction import HOURS, auction_judge, bid, master, send, start_auction
 from tests.support.harness import Judge, Sent
 from tests.support.people import ALICE, BOB, GM, OBSERVER
 
 LIST_ID = "Game g1 <g1.localhost>"
 HELP = "<mailto:judge@localhost?subject=HELP&body=HELP>"
 UNOBSERVE = "<mailto:judge@localhost?subject=UNOBSERVE%20g1&body=UNOBSERVE%20g1>"
+
+
+PAGES = "https://judge.example.org/pages/"  # web-url: the pages served over HTTPS
+ONE_CLICK = re.compile(r"<https://judge\.example\.org/pages/unsubscribe/1-[a-z2-7]{24}>")  # game g1 is id 1
 
 
 def watched(auction: Judge) -> Judge:
@@ -67,7 +75,7 @@ def test_an_observers_mail_offers_unobserve_and_sending_it_back_stops_the_observ
     assert set(mails) == {ALICE, BOB, GM, OBSERVER}
     headers = list_headers(mails[OBSERVER])
     assert headers["List-Id"] == LIST_ID and headers["List-Help"] == HELP
-    assert "List-Unsubscribe-Post" not in headers  # no one-click: judge web takes no POST
+    assert "List-Unsubscribe-Post" not in headers  # no one-click: no web-url over HTTPS
     url = urlsplit(headers["List-Unsubscribe"].removeprefix("<").removesuffix(">"))
     assert url.scheme == "mailto" and url.path == "judge@localhost"
     fields = {name: values[0] for name, values in parse_qs(url.query).items()}
@@ -97,6 +105,45 @@ def test_an_announcement_to_an_observer_offers_unobserve(auction: Judge) -> None
     master(auction, "BROADCAST", "The auction pauses for the holidays.", "ENDPRESS")
     [mail] = [mail for mail in auction.new_mail() if mail.to == OBSERVER]
     assert list_headers(mail) == {"List-Id": LIST_ID, "List-Help": HELP, "List-Unsubscribe": UNOBSERVE}
+
+
+def test_where_the_pages_are_served_over_https_an_observers_mail_offers_one_click_first(tmp_path: Path) -> None:
+    """RFC 8058: the HTTPS link first, the mailto after it for clients that only mail, and
+    List-Unsubscribe-Post saying what to POST.  The link names game g1 (id 1) and a tag of 24
+    characters of base32 (120 bits of an HMAC): the same for the announcement as for the results."""
+    auction = start_auction(auction_judge(tmp_path, web_url=PAGES))
+    auction.new_mail()
+    mails = results(watched(auction))
+    headers = list_headers(mails[OBSERVER])
+    link, mailto = headers["List-Unsubscribe"].split(", ")
+    assert ONE_CLICK.fullmatch(link) and mailto == UNOBSERVE
+    assert headers["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
+    master(auction, "BROADCAST", "The auction pauses for the holidays.", "ENDPRESS")
+    [announcement] = [mail for mail in auction.new_mail() if mail.to == OBSERVER]
+    assert list_headers(announcement)["List-Unsubscribe"] == headers["List-Unsubscribe"]
+    assert list_headers(announcement)["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
+
+
+def test_a_players_mail_never_offers_one_click(tmp_path: Path) -> None:
+    """Over HTTPS too, the players' and the master's results, and the answer to a player, offer
+    nothing to stop; nor does Alice's when she also observes the game she plays."""
+    auction = start_auction(auction_judge(tmp_path, web_url=PAGES))
+    auction.new_mail()
+    auction.send(ALICE, "OBSERVE g1")
+    auction.new_mail()
+    assert list_headers(send(auction, "Bob", "BID 10")) == {"List-Id": LIST_ID, "List-Help": HELP}
+    mails = results(watched(auction))
+    for address in (ALICE, BOB, GM):
+        assert list_headers(mails[address]) == {"List-Id": LIST_ID, "List-Help": HELP}
+
+
+@pytest.mark.parametrize("web_url", ["http://judge.example.org/pages/", None])
+def test_without_https_pages_an_observers_mail_offers_the_mailto_alone(tmp_path: Path, web_url: str | None) -> None:
+    """Pages served over plain HTTP, or not on the web: no link to POST to, no List-Unsubscribe-Post."""
+    auction = start_auction(auction_judge(tmp_path, web_url=web_url))
+    auction.new_mail()
+    mails = results(watched(auction))
+    assert list_headers(mails[OBSERVER]) == {"List-Id": LIST_ID, "List-Help": HELP, "List-Unsubscribe": UNOBSERVE}
 
 
 @pytest.mark.parametrize(("name", "label", "command"), [

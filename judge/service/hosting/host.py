@@ -37,7 +37,7 @@ from judge.service.hosting import records, silence
 from judge.service.hosting.deadlines import deadline_for, move_to, rule_for
 from judge.service.hosting.kinds import GameKind, Phases, kind_of
 from judge.service.hosting.turn import Turn
-from judge.service.mailbox import mailbox
+from judge.service.mailbox import at_domain, mailbox, same
 from judge.service.options import rules_of
 from judge.service.outgoing.outbox import queue
 from judge.service.states import Event, GameError, GameState, move
@@ -178,6 +178,16 @@ def observers(session: Session, game: Game) -> list[str]:
     if not rules_of(game).observers:
         return []
     return list(session.scalars(select(Observer.address).where(Observer.game_id == game.id).order_by(Observer.id)))
+
+
+def stop_observing(session: Session, game: Game, address: str) -> bool:
+    """Stop every address of ``address``'s mailbox observing ``game`` (UNOBSERVE, and the one-click
+    link of an observer's mail: `judge.web.unsubscribe`); whether any did."""
+    kept = session.scalars(select(Observer).where(Observer.game_id == game.id, at_domain(Observer.address, address)))
+    watching = [row.id for row in kept if same(row.address, address)]
+    if watching:
+        session.execute(delete(Observer).where(Observer.id.in_(watching)))
+    return bool(watching)
 
 
 def record(game: Game, what: str) -> None:

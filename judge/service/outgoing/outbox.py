@@ -83,7 +83,7 @@ from judge.mail.outbound import (
 )
 from judge.service import zones
 from judge.service.config import Settings
-from judge.service.outgoing import forms, preferences
+from judge.service.outgoing import forms, one_click, preferences
 from judge.store.database import Database, after_commit
 from judge.store.models import Blob, Confirmation, Game, Observer, Outbox, OutboxFile, Player
 
@@ -488,20 +488,25 @@ def message_of(row: Outbox, attachments: Sequence[Attachment] | None = None, lis
 
 @dataclass(frozen=True)
 class Listing:
-    """What a game's mail says of it as a mailing list's (`list_headers`): the game's name, and
-    whether the mail goes to one of its observers, who may stop it (``UNOBSERVE``)."""
+    """What a game's mail says of it as a mailing list's (`list_headers`): the game's name,
+    whether the mail goes to one of its observers, who may stop it (``UNOBSERVE``), and then
+    where the pages are served over HTTPS, the link that stops it in one click (``one_click``:
+    `judge.service.outgoing.one_click`)."""
 
     game: str
     observer: bool
+    one_click: str | None = None
 
 
-def listings(session: Session, rows: Sequence[Outbox]) -> dict[int, Listing]:
+def listings(session: Session, rows: Sequence[Outbox], web_url: str | None = None) -> dict[int, Listing]:
     """The `Listing` of each of ``rows`` that is about a game (a game id), by the row's id: what the
     sender builds their messages with (`message_of`).  A mail goes to an observer when its
     recipient observes the game (OBSERVE) and neither plays, nor played, a seat of it nor is its
     master: a player who also observes the game gets the player's mail alone, which stopping
     the observing would not stop (`judge.service.incoming.handlers.telling`).  Read when the
-    mail leaves, not when it was queued: an observer who stopped meanwhile is offered nothing."""
+    mail leaves, not when it was queued: an observer who stopped meanwhile is offered nothing.
+    An observer's mail has a one-click link where ``web_url`` (the ``web-url`` setting) is an
+    HTTPS address (`judge.service.outgoing.one_click`)."""
     games = {row.game_id for row in rows if row.game_id is not None}
     if not games:
         return {}
@@ -512,9 +517,17 @@ def listings(session: Session, rows: Sequence[Outbox]) -> dict[int, Listing]:
         Observer.game_id, Observer.address).where(Observer.game_id.in_(games), Observer.address.in_(recipients)))}
     seated = {(game_id, address) for game_id, address in session.execute(select(
         Player.game_id, Player.address).where(Player.game_id.in_(games), Player.address.in_(recipients)))}
-    return {row.id: Listing(found[row.game_id][0], observer=(row.game_id, row.recipient) in watching
-                            and (row.game_id, row.recipient) not in seated and row.recipient != found[row.game_id][1])
-            for row in rows if row.game_id in found}
+    pages = web_url if web_url is not None and one_click.offered(web_url) and watching else None
+    secret = one_click.key(session) if pages else b""
+    listed = {}
+    for row in rows:
+        if row.game_id not in found:
+            continue
+        observer = ((row.game_id, row.recipient) in watching and (row.game_id, row.recipient) not in seated
+                    and row.recipient != found[row.game_id][1])
+        link = one_click.link(pages, secret, row.game_id, row.recipient) if observer and pages else None
+        listed[row.id] = Listing(found[row.game_id][0], observer=observer, one_click=link)
+    return listed
 
 
 _NOT_LABEL = re.compile(r"[^a-z0-9_-]+")
@@ -536,13 +549,20 @@ def list_headers(listing: Listing, judge: str, domain: str) -> tuple[tuple[str, 
     ``List-Unsubscribe`` too, a mail saying ``UNOBSERVE game``.  A mailto carries its command as
     both its subject and its body: the judge reads commands in a mail's body only, and the
     subject shows the person sending it what it asks.  The game's name
-    in a mailto is percent-encoded (nothing of it can end the URL or the header).  A player's
-    or master's own mail offers nothing to stop, and no mail offers a one-click unsubscribe
-    (RFC 8058): ``judge web`` serves the public pages read-only, with nothing to take a POST."""
+    in a mailto is percent-encoded (nothing of it can end the URL or the header).  Where the
+    listing has a one-click link (the pages served over HTTPS), ``List-Unsubscribe`` names it
+    first, the mailto after it, and ``List-Unsubscribe-Post`` says a POST to it stops the mail
+    (RFC 8058; ``judge web`` answers it, `judge.web.unsubscribe`).  A player's or master's own
+    mail offers nothing to stop, in a mail or a click."""
     label = list_label(listing.game)
     fields = [("List-Id", f"Game {label} <{label}.{domain}>"), ("List-Help", f"<{_mailto(judge, 'HELP')}>")]
     if listing.observer:
-        fields.append(("List-Unsubscribe", f"<{_mailto(judge, f'UNOBSERVE {listing.game}')}>"))
+        mailto = f"<{_mailto(judge, f'UNOBSERVE {listing.game}')}>"
+        if listing.one_click is None:
+            fields.append(("List-Unsubscribe", mailto))
+        else:
+            fields += [("List-Unsubscribe", f"<{listing.one_click}>, {mailto}"),
+                       ("List-Unsubscribe-Post", "List-Unsubscribe=One-Click")]
     return tuple(fields)
 
 

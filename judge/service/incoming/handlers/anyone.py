@@ -25,7 +25,7 @@ from dataclasses import replace
 from datetime import timedelta
 from typing import Any
 
-from sqlalchemy import delete, func, select
+from sqlalchemy import func, select
 
 from judge.commands import parse as cmd
 from judge.service import mailbox
@@ -325,11 +325,7 @@ def observe(talk: Conversation, text: str, command: cmd.Observe) -> None:
     if not command.stop and consent.unmailable(talk, text):
         return
     if command.stop:  # the person stops, whichever of their addresses observes
-        kept = talk.session.scalars(select(Observer).where(Observer.game_id == game.id,
-                                                           mailbox.at_domain(Observer.address, address)))
-        watching = [row.id for row in kept if mailbox.same(row.address, address)]
-        if watching:
-            talk.session.execute(delete(Observer).where(Observer.id.in_(watching)))
+        if host.stop_observing(talk.session, game, address):
             talk.echo(text, "ok", f"you no longer receive the results of {game.name}")
         else:
             talk.echo(text, "ignored", f"you were not observing {game.name} (at {address}): nothing to stop",
