@@ -30,6 +30,9 @@ refused whole, ``SHEET_REFUSED``), or warns that it will not be carried out (Mac
 `judge.games.machiavelli.core.review.Caveat`).  A slip the judge reads as the newcomer meant (``->``
 for ``-``, ``3 ducats``) is not refused, and the table counts it as a slip all the same.
 
+The table's columns, per seat and phase written: the lines written (corrections included), the
+mails sent, the lines refused, and the slips made per line written.
+
 One seat of each game (Turkey, Naples) is the bench's, not a newcomer: it sends WAIT in every phase,
 so that each phase runs to its deadline and a correction is never too late.  The newcomers write in
 Payola's movement phases and in each of Machiavelli's letters; Payola's retreats and adjustments are
@@ -49,8 +52,10 @@ table prints depends on these figures: run with ``--slips 0.5`` or ``--slips 2``
 
 The bytes of a results mail per board and choice are `bench/maps_bench.py`'s (imported, not
 copied: ``--bytes`` names the boards; ``--bytes none`` skips them).  The 1,000-game evening's bytes,
-its half and last results, are printed by ``bench/evening_bench.py --games 1000`` (its table's
-"mail" columns), which this bench does not run: the evening takes minutes of a whole machine.
+its half and last results, are printed by ``bench/evening_bench.py --games 1000`` (each run's
+"results mail to a player" line, and the columns "half the results", "last results", "a results
+mail" and "the evening's mail" of its table), which this bench does not run: the evening takes
+minutes of a whole machine.
 
 Run: .venv/bin/python bench/newcomers.py [--games 4] [--phases 4] [--kinds payola,machiavelli]
      [--slips 1.0] [--seed 69] [--bytes standard] [--choices png,svg,all,none]
