@@ -82,7 +82,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))  # maps_bench, a siblin
 from sqlalchemy import select
 
 from judge.games.machiavelli.core.review import Caveat
-from judge.store.models import Game
+from judge.service.hosting.host import phase_seed
+from judge.store.models import Game, PhaseRow
 from tests.support.harness import Answer, Judge, Sent, once, start_game
 
 RATES = {"province": 1 / 20, "unit type": 1 / 30, "coast": 1 / 2, "separator": 1 / 20, "amount": 1 / 25,
@@ -399,6 +400,16 @@ def state(judge: Judge, game: str) -> tuple[str, datetime | None, str]:
         return row.phase or "", row.deadline, row.state
 
 
+def fix_seed(judge: Judge, game: str, seed: int) -> None:
+    """``game``'s seed, drawn at random at its CREATE, set to ``seed``, and its open phase's with it:
+    what the judge draws from them (a tie, a retreat it chooses) is then the same in every run."""
+    with judge.db.transaction() as session:
+        row = session.scalars(select(Game).where(Game.name == game)).one()
+        row.seed = seed
+        for phase in session.scalars(select(PhaseRow).where(PhaseRow.game_id == row.id, PhaseRow.name == row.phase)):
+            phase.seed = phase_seed(row, phase.name)
+
+
 def to_next_phase(judge: Judge, game: str) -> None:
     """Run the deadline clock at the game's deadline, an hour later each time, until its phase changes."""
     phase, deadline, _ = state(judge, game)
@@ -422,6 +433,7 @@ def play(kind: Kind, folder: Path, seed: int, phases: int, scale: float, with_fo
     """One game of ``kind`` on a judge in ``folder``, its newcomers writing from the docs or with the form."""
     judge = Judge(folder)
     seats, holder = kind.start(judge)
+    fix_seed(judge, kind.game, seed)
     tally = Tally()
     rng = random.Random(seed)  # the seats' intents: the same draws for both populations
     slip_rng = random.Random(seed * 7919 + 1)
