@@ -174,9 +174,13 @@ class Settings:
     """The games' public pages are written into ``data_dir/web`` after every change."""
 
     web_url: str | None = None
-    """Where ``data_dir/web`` is seen from outside: results mails link to the game's page (none: no link).  An
-    ``https://`` address also gives observers' mail a one-click unsubscribe link (RFC 8058) to
-    ``<web_url>/unsubscribe/...``, which ``judge web`` answers, writing to the database: that path must reach it."""
+    """Where ``data_dir/web`` is seen from outside: results mails link to the game's page (none: no link)."""
+
+    one_click: bool = False
+    """Observers' mail offers one-click unsubscribe (RFC 8058), a link to ``<web_url>/unsubscribe/...`` that
+    ``judge web`` answers, writing to the database: only with an ``https://`` ``web_url``, and only once the
+    operator has made that path reach ``judge web`` and let it write (docs/operators/pages.md): off by default,
+    so that no mail offers a button that fails."""
 
     docs_url: str | None = None
     """Where the judge's documentation is published: HELP and ``judge help`` point to it (none: they name no

@@ -73,7 +73,7 @@ def _publish(settings: Settings, kinds: Kinds, game: str | None) -> int:
 def _serve(settings: Settings, host: str, port: int) -> int:
     from judge.peers import networks
     from judge.service.datadir import pid_file
-    from judge.service.outgoing.one_click import offered
+    from judge.service.outgoing.one_click import base
     from judge.web.pages import placeholder_index, web_root
     from judge.web.server import make_server
     from judge.web.unsubscribe import OneClick
@@ -84,7 +84,7 @@ def _serve(settings: Settings, host: str, port: int) -> int:
               "judge publishes its pages (judge serve does at start; or judge publish)", file=sys.stderr, flush=True)
     server = make_server(folder, host, port, trusted=networks(settings.trusted_clients),  # a proxy: no per-client cap
                          placeholder=placeholder_index(),
-                         one_click=OneClick(settings.database_url) if offered(settings.web_url) else None)
+                         one_click=OneClick(settings.database_url) if base(settings) else None)
 
     def stop(_signal: int, _frame: FrameType | None) -> None:
         threading.Thread(target=server.shutdown).start()  # shutdown waits for serve_forever: not from its thread

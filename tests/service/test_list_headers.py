@@ -111,7 +111,7 @@ def test_where_the_pages_are_served_over_https_an_observers_mail_offers_one_clic
     """RFC 8058: the HTTPS link first, the mailto after it for clients that only mail, and
     List-Unsubscribe-Post saying what to POST.  The link names game g1 (id 1) and a tag of 24
     characters of base32 (120 bits of an HMAC): the same for the announcement as for the results."""
-    auction = start_auction(auction_judge(tmp_path, web_url=PAGES))
+    auction = start_auction(auction_judge(tmp_path, web_url=PAGES, one_click=True))
     auction.new_mail()
     mails = results(watched(auction))
     headers = list_headers(mails[OBSERVER])
@@ -127,7 +127,7 @@ def test_where_the_pages_are_served_over_https_an_observers_mail_offers_one_clic
 def test_a_players_mail_never_offers_one_click(tmp_path: Path) -> None:
     """Over HTTPS too, the players' and the master's results, and the answer to a player, offer
     nothing to stop; nor does Alice's when she also observes the game she plays."""
-    auction = start_auction(auction_judge(tmp_path, web_url=PAGES))
+    auction = start_auction(auction_judge(tmp_path, web_url=PAGES, one_click=True))
     auction.new_mail()
     auction.send(ALICE, "OBSERVE g1")
     auction.new_mail()
@@ -137,10 +137,13 @@ def test_a_players_mail_never_offers_one_click(tmp_path: Path) -> None:
         assert list_headers(mails[address]) == {"List-Id": LIST_ID, "List-Help": HELP}
 
 
-@pytest.mark.parametrize("web_url", ["http://judge.example.org/pages/", None])
-def test_without_https_pages_an_observers_mail_offers_the_mailto_alone(tmp_path: Path, web_url: str | None) -> None:
-    """Pages served over plain HTTP, or not on the web: no link to POST to, no List-Unsubscribe-Post."""
-    auction = start_auction(auction_judge(tmp_path, web_url=web_url))
+@pytest.mark.parametrize(("web_url", "one_click"), [("http://judge.example.org/pages/", True), (None, True),
+                                                    (PAGES, False)])
+def test_without_one_click_over_https_an_observers_mail_offers_the_mailto_alone(
+        tmp_path: Path, web_url: str | None, one_click: bool) -> None:
+    """Pages served over plain HTTP, or not on the web, or one-click not turned on by the operator (its
+    default: the path may not reach `judge web`): no link to POST to, no List-Unsubscribe-Post."""
+    auction = start_auction(auction_judge(tmp_path, web_url=web_url, one_click=one_click))
     auction.new_mail()
     mails = results(watched(auction))
     assert list_headers(mails[OBSERVER]) == {"List-Id": LIST_ID, "List-Help": HELP, "List-Unsubscribe": UNOBSERVE}

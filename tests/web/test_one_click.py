@@ -38,7 +38,7 @@ FORM = "application/x-www-form-urlencoded"
 @pytest.fixture
 def watched(tmp_path: Path) -> Judge:
     """Auction g1 under way on a judge whose pages are served over HTTPS, Olga observing it."""
-    judge = start_auction(auction_judge(tmp_path / "judge", web_url=PAGES))
+    judge = start_auction(auction_judge(tmp_path / "judge", web_url=PAGES, one_click=True))
     judge.send(OBSERVER, "OBSERVE g1")
     judge.new_mail()
     return judge
@@ -207,13 +207,16 @@ def test_the_log_leaves_the_token_out(watched: Judge, caplog: pytest.LogCaptureF
 SERVE = "import sys; from judge.bootstrap import main; raise SystemExit(main(sys.argv[1:]))"
 
 
-@pytest.mark.parametrize(("web_url", "status"), [(PAGES, 400), ("http://judge.example.org/", 501)])
-def test_judge_web_answers_the_links_only_where_web_url_is_https(tmp_path: Path, web_url: str, status: int) -> None:
-    """`judge web` itself, configured as the operator does (``JUDGE_WEB_URL``): a POST to a link
-    that is no token is answered as one (400) where the pages are on HTTPS, else as any POST (501)."""
+@pytest.mark.parametrize(("web_url", "one_click", "status"), [
+    (PAGES, "true", 400), ("http://judge.example.org/", "true", 501), (PAGES, "false", 501)])
+def test_judge_web_answers_the_links_only_where_one_click_is_on_over_https(
+        tmp_path: Path, web_url: str, one_click: str, status: int) -> None:
+    """`judge web` itself, configured as the operator does (``JUDGE_WEB_URL``, ``JUDGE_ONE_CLICK``): a POST
+    to a link that is no token is answered as one (400) where one-click is on and the pages are on HTTPS,
+    else as any POST (501)."""
     server = subprocess.Popen([sys.executable, "-c", SERVE, "web", "--port", "0", "--data-dir", str(tmp_path)],
                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
-                              env={"PATH": "/usr/bin:/bin", "JUDGE_WEB_URL": web_url})
+                              env={"PATH": "/usr/bin:/bin", "JUDGE_WEB_URL": web_url, "JUDGE_ONE_CLICK": one_click})
     try:
         assert server.stdout is not None
         line = server.stdout.readline()

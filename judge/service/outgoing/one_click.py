@@ -2,7 +2,8 @@
 observation a link names.
 
 Theory of operation.  Where the operator serves the pages over HTTPS (``web-url`` begins with
-``https://``), an observer's mail carries beside the ``UNOBSERVE`` mailto a link
+``https://``) and turned ``one-click`` on, having made ``/unsubscribe/`` reach ``judge web``, an
+observer's mail carries beside the ``UNOBSERVE`` mailto a link
 ``<web-url>/unsubscribe/<token>``, to which a mail client POSTs ``List-Unsubscribe=One-Click`` and
 ``judge web`` stops the observing (`judge.web.unsubscribe`).  The token is ``<game id>-<tag>``, the
 tag an HMAC of the game's id and the observer's mailbox keyed with the judge's secret (`Secret`
@@ -24,6 +25,7 @@ import re
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from judge.service.config import Settings
 from judge.service.mailbox import mailbox
 from judge.store.models import Game, Observer, Secret
 
@@ -35,9 +37,11 @@ _TOKEN = re.compile(r"([1-9][0-9]{0,9})-([a-z2-7]{24})")
 _LARGEST_ID = 2**31 - 1  # an id of SQL's INTEGER, PostgreSQL's included
 
 
-def offered(web_url: str | None) -> bool:
-    """Whether an observer's mail carries a one-click link: the pages are served over HTTPS."""
-    return web_url is not None and web_url.lower().startswith("https://")
+def base(settings: Settings) -> str | None:
+    """The address one-click links start with, where observers' mail carries them: the operator turned
+    ``one-click`` on and the pages are served over HTTPS (``web-url``); else None."""
+    web_url = settings.web_url
+    return web_url if settings.one_click and web_url is not None and web_url.lower().startswith("https://") else None
 
 
 def key(session: Session) -> bytes:

@@ -498,15 +498,15 @@ class Listing:
     one_click: str | None = None
 
 
-def listings(session: Session, rows: Sequence[Outbox], web_url: str | None = None) -> dict[int, Listing]:
+def listings(session: Session, rows: Sequence[Outbox], links: str | None = None) -> dict[int, Listing]:
     """The `Listing` of each of ``rows`` that is about a game (a game id), by the row's id: what the
     sender builds their messages with (`message_of`).  A mail goes to an observer when its
     recipient observes the game (OBSERVE) and neither plays, nor played, a seat of it nor is its
     master: a player who also observes the game gets the player's mail alone, which stopping
     the observing would not stop (`judge.service.incoming.handlers.telling`).  Read when the
     mail leaves, not when it was queued: an observer who stopped meanwhile is offered nothing.
-    An observer's mail has a one-click link where ``web_url`` (the ``web-url`` setting) is an
-    HTTPS address (`judge.service.outgoing.one_click`)."""
+    An observer's mail has a one-click link under ``links``, where the operator offers them
+    (`judge.service.outgoing.one_click.base`)."""
     games = {row.game_id for row in rows if row.game_id is not None}
     if not games:
         return {}
@@ -517,7 +517,7 @@ def listings(session: Session, rows: Sequence[Outbox], web_url: str | None = Non
         Observer.game_id, Observer.address).where(Observer.game_id.in_(games), Observer.address.in_(recipients)))}
     seated = {(game_id, address) for game_id, address in session.execute(select(
         Player.game_id, Player.address).where(Player.game_id.in_(games), Player.address.in_(recipients)))}
-    pages = web_url if web_url is not None and one_click.offered(web_url) and watching else None
+    pages = links if watching else None
     secret = one_click.key(session) if pages else b""
     listed = {}
     for row in rows:

@@ -86,6 +86,7 @@ from judge.mail.dsn import delivered_to, delivery_report, verp_address, verp_out
 from judge.mail.inbound import parse_mail
 from judge.mail.outbound import MaildirOutbox
 from judge.service.config import Settings
+from judge.service.outgoing import one_click
 from judge.service.outgoing.outbox import KEPT, Drawings, Listing, listings, message_of, queue
 from judge.service.templates import render
 from judge.store.database import Database
@@ -376,7 +377,7 @@ def send_due(db: Database, settings: Settings, transport: Transport, now: dateti
     while due:
         batch, due = due[:transport.batch], due[transport.batch:]
         claimed_at = now + timedelta(seconds=time.monotonic() - started)  # a long pass's last claims are not old
-        handed = _hand_over(settings, transport, key, *_claim(db, batch, claimed_at, now, settings.web_url))
+        handed = _hand_over(settings, transport, key, *_claim(db, batch, claimed_at, now, one_click.base(settings)))
         try:
             delivered = _record(db, settings, handed, now)
         except Exception:  # the database went away: the next pass records what this one did first
@@ -408,12 +409,12 @@ def _ahead(now: datetime, sending_only: bool = False, batch: list[int] | None = 
 
 
 def _claim(db: Database, batch: list[int], claimed_at: datetime, now: datetime,
-           web_url: str | None = None) -> tuple[list[Outbox], dict[int, Listing]]:
+           links: str | None = None) -> tuple[list[Outbox], dict[int, Listing]]:
     """Claim the rows of ``batch`` still pending and not behind an older mail to the same
     address (`_ahead`): ``sending``, committed, so another sender skips them; and load them with
     their files and, for a game's mail, its list headers' `Listing` (with one-click links under
-    ``web_url``, the pages' address).  The others, another sender took, or they wait for the
-    mail ahead of them."""
+    ``links``, where observers' mail offers them: `one_click.base`).  The others, another sender
+    took, or they wait for the mail ahead of them."""
     with db.transaction() as session:
         claimed = list(session.scalars(update(Outbox).where(Outbox.id.in_(batch), Outbox.status == "pending",
                                                             ~_ahead(now, batch=batch))
@@ -424,7 +425,7 @@ def _claim(db: Database, batch: list[int], claimed_at: datetime, now: datetime,
             return [], {}
         rows = list(session.scalars(select(Outbox).where(Outbox.id.in_(claimed)).options(_WITH_FILES)
                                     .order_by(Outbox.id)))
-        return rows, listings(session, rows, web_url)
+        return rows, listings(session, rows, links)
 
 
 Handed = list[tuple[Outbox, Exception | None]]
