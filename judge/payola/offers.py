@@ -50,6 +50,7 @@ from enum import Enum
 from typing import NamedTuple
 
 from judge.engine.legal import Illegal, checker
+from judge.engine.map import GameMap
 from judge.engine.orders import (
     MovementOrder,
     Order,
@@ -226,6 +227,41 @@ def _not_an_offer(body: str) -> str:
     if symbol is None or symbol.group() == "$" or not amounts:
         return "expected an offer such as '4 : A LON - YOR' or a savings request such as '10 $'"
     return f"bad amount '{amounts}' (an offer is: amount, type symbol : ! > @ &, unit and order)"
+
+
+def shape_error(text: str, game_map: GameMap, options: Options, limits: Limits = LIMITS) -> str | None:
+    """What is wrong with an offer line or savings request as written, read on ``game_map`` alone, with no
+    position: its amounts and type symbol, and its orders' syntax (the first a movement order, each ``|``
+    alternative an order part); None if nothing is.  An offer kept for a later phase (``PHASE S1902M``)
+    is checked so when it comes, and whole against the board and the treasury when its phase opens."""
+    body = text.partition("%")[0].strip()
+    if not body:
+        return None
+    try:
+        if body[-1] == "$" and (savings := _SAVINGS.match(body)):
+            _savings(savings["amount"], options.classic, limits)
+            return None
+        match = _OFFER.match(body)
+        if match is None or not match["amounts"].strip():
+            return _not_an_offer(body)
+        if options.classic and _KINDS[match["kind"]] is not OfferKind.DIRECT:
+            return "only direct offers (:) are allowed in Payola Classic"
+        for part in match["amounts"].split("+"):
+            _term(part.strip(), options.classic, limits)
+    except (_LineError, ValueError) as exc:
+        return str(exc)
+    first, *alternatives = (part.strip() for part in match["rest"].split("|"))
+    if options.classic and alternatives:
+        return "alternatives (|) are not allowed in Payola Classic"
+    try:
+        order = parse_order(first, game_map)
+        if not isinstance(order, MovementOrder):
+            return f"'{first}' is not a movement order"
+        for alternative in alternatives:
+            parse_order(f"{order.unit} {alternative}", game_map)
+    except OrderSyntaxError as exc:
+        return str(exc)
+    return None
 
 
 class _Reading(NamedTuple):

@@ -323,6 +323,23 @@ class Absence(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime)
 
 
+class AheadBlock(Base):
+    """A seat's lines kept for a later phase of its game (``PHASE <later phase>``, issue 70), read as
+    if they arrived when that phase opens (`judge.service.incoming.ahead`): one per game, seat and
+    phase, a later mail's block replacing it; ``message_id``: the mail that sent it."""
+
+    __tablename__ = "ahead_blocks"
+    __table_args__ = (UniqueConstraint("game_id", "seat", "phase", name="uq_ahead_blocks_seat_phase"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"))
+    seat: Mapped[str] = mapped_column(String(20))
+    phase: Mapped[str] = mapped_column(String(10))
+    text: Mapped[str] = mapped_column(Text)
+    message_id: Mapped[str | None] = mapped_column(String(500), nullable=True)
+    accepted_at: Mapped[datetime] = mapped_column(DateTime)  # when the judge's mail server accepted its mail
+
+
 class Secret(Base):
     """A secret of the judge, made by the migration that added it and shared by every process
     on the database: ``verp`` keys the tags of the judge's bounce addresses (`judge.mail.dsn`)."""

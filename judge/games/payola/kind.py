@@ -48,7 +48,7 @@ from judge.api import (
 from judge.engine.map import available_maps, load_map
 from judge.engine.notation import position_from_data
 from judge.engine.position import Phase
-from judge.games.payola import commands, handlers, lifecycle, maps, pages, public, store, views
+from judge.games.payola import ahead, commands, handlers, lifecycle, maps, pages, public, store, views
 from judge.games.payola.commands import SIMPLE
 from judge.games.payola.lifecycle import power_of
 from judge.games.payola.store import LedgerRow, seat_of
@@ -169,6 +169,9 @@ class PayolaPhases(Phases):
     def length_of(self, phase: str) -> str:
         return {"M": "movement", "R": "retreat", "A": "adjustment"}[phase[-1]]
 
+    def following(self, game: Game, phase: str) -> tuple[str, ...]:
+        return ahead.following(phase)
+
     def waiting(self, session: Session, game: Game) -> list[str]:
         return lifecycle.waiting_for(session, game)
 
@@ -231,6 +234,13 @@ class PayolaCommands(Commands):
         orders = store_orders(talk) if talk.block("orders") else False
         if (sheet is not None or orders) and lifecycle.options_of(talk.game).loyal_units:
             keep_rejection(talk, sheet, orders)
+
+    def check_ahead(self, game: Game, phase: str, command: Command) -> str | None:
+        return ahead.check_ahead(game, phase, command)
+
+    def read_ahead(self, session: Session, game: Game, seat: str,
+                   lines: Sequence[str]) -> list[tuple[str, str | None, str]]:
+        return ahead.read_ahead(session, game, seat, lines)
 
     def status(self, talk: Turn) -> list[str]:
         return status_lines(talk)

@@ -48,6 +48,10 @@ from judge.store.models import Game, GreyPress, Submission
 
 ROLLBACK = "rollback"
 """The key of the game's settings where a ROLLBACK keeps its marks (`RolledBack`)."""
+AHEAD = "ahead"
+"""The key of the game's settings where the lines sent ahead for the phase now leave their mark when it
+opens (`judge.service.incoming.ahead`: the phase and the seats whose lines were read), so that its
+results say the phase was played from them."""
 
 
 @dataclass(frozen=True)
@@ -109,7 +113,14 @@ def close(session: Session, game: Game, settings: Settings, now: datetime, *, ca
         else:
             notes.append(f"These results replace the earlier results of {marks.phase}{sent}: the game master rolled "
                          f"the game back to {marks.phase}, and it has been processed again.")
-    game.settings = {key: value for key, value in game.settings.items() if key != ROLLBACK}
+    ahead = game.settings.get(AHEAD)
+    if isinstance(ahead, dict) and ahead.get("phase") == game.phase:
+        notes.append(f"{game.phase} was played from orders given ahead: lines sent before it opened (PHASE "
+                     f"{game.phase}) were read when it opened, and it closed before its deadline once every seat "
+                     "that had to act had sent its part." if cause == "all submitted" else
+                     f"Some orders of {game.phase} were given ahead: lines sent before it opened (PHASE "
+                     f"{game.phase}) were read when it opened, as if sent then.")
+    game.settings = {key: value for key, value in game.settings.items() if key not in (ROLLBACK, AHEAD)}
     last = silent_seats.deserted(session, game)  # H1: nobody came during the whole phase, the game's last
     if last is not None:
         notes.append(last.note)

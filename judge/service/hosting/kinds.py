@@ -272,6 +272,14 @@ class Phases(Protocol):
         year the game left behind) names none.  By default None: no phase to come is known by name."""
         return None
 
+    def following(self, game: Game, phase: str) -> tuple[str, ...]:
+        """The phases that may come after ``phase`` (the game's now), nearest first, for which a seat may
+        send lines ahead (``PHASE <later phase>``, `judge.service.incoming.ahead`): the host keeps a block
+        for the first `judge.service.incoming.ahead.AHEAD` of them.  A phase the game may skip (retreats when
+        nobody is dislodged) is named all the same.  By default none: the kind keeps no lines for a later
+        phase, and a ``PHASE`` line naming one holds the mail's lines back, as it always did."""
+        return ()
+
     def length_of(self, phase: str) -> str:
         """The duration setting (a key of `durations`) that the phase named ``phase`` lasts: by
         default the first (a kind of one length of phase has no more)."""
@@ -389,6 +397,21 @@ class Commands(Protocol):
         """At the end of a seat's lines in a mail: act on its block (`Turn.block`) as a whole; by
         default, nothing (a kind that keeps no block)."""
         return None
+
+    def check_ahead(self, game: Game, phase: str, command: Line) -> str | None:
+        """Why a line of a block kept for the later phase ``phase`` (one of `Phases.following`), read by the
+        kind's grammar as ``command``, cannot be given ahead, in words; None: kept.  What can be checked
+        before the phase opens is the line's shape on the game's board, never a unit or money, which the
+        phases between may change.  By default every line the kind reads is kept."""
+        return None
+
+    def read_ahead(self, session: Session, game: Game, seat: str,
+                   lines: Sequence[str]) -> list[tuple[str, str | None, str]]:
+        """A waiting block's lines as ``seat`` sends them now that their phase, the game's now, opens: for
+        each line as written, the line sent (None: none, it is not possible now) and why, in words, where
+        it is not sent as written.  By default each as written (Payola takes the first possible of a
+        retreat's alternatives, and leaves out what the board no longer allows)."""
+        return [(line, line, "") for line in lines]
 
     def status(self, turn: Turn) -> list[str]:
         """STATUS for the signed-on seat, as it stands once its block is acted on."""

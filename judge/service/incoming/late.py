@@ -42,6 +42,7 @@ from typing import NamedTuple
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from judge.commands import parse as cmd
 from judge.mail.inbound import InboundMail
 from judge.service.templates import when
 from judge.store.models import Game, Outbox, PhaseRow
@@ -118,7 +119,7 @@ def meant_for(session: Session, game: Game, mail: InboundMail, named: Sequence[s
             if phase.name in processed and len(phase.name) > 1 and phase.name in words:
                 return Meant(phase.name, "its subject names it", phase.processed_at)
         ahead = sorted(word for word in words if phase_names and re.fullmatch(phase_names, word, re.IGNORECASE)
-                       and word not in processed and _to_come(order, word, game.phase))
+                       and word not in processed and to_come(order, word, game.phase))
         if ahead:
             return Meant(ahead[0], "its subject names it", None)
     answered = _answered(session, game, mail.references, phases)
@@ -127,7 +128,7 @@ def meant_for(session: Session, game: Game, mail: InboundMail, named: Sequence[s
     return None
 
 
-def _to_come(order: Order, name: str, now: str) -> bool:
+def to_come(order: Order, name: str, now: str) -> bool:
     """Whether the phase named ``name`` comes after the phase ``now`` in the kind's course (``order``):
     the game can still reach it."""
     where, here = order(name), order(now)
@@ -151,3 +152,29 @@ def _answered(session: Session, game: Game, references: Sequence[str], phases: S
     first_results = session.scalar(select(func.min(Outbox.id)).where(
         Outbox.game_id == game.id, Outbox.created_at == sent, Outbox.kind == "results"))
     return spanning[0] if first_results is not None and row_id < first_results else spanning[-1]
+
+
+AHEAD = 3
+"""How many phases ahead a seat's block of lines may be kept for (``PHASE <later phase>``,
+`judge.service.incoming.handlers.ahead`): one year's cycle of a Diplomacy board."""
+
+
+def phase_lines(lines: Sequence[cmd.Line]) -> list[tuple[str, bool]]:
+    """Each ``PHASE`` line's phase, in the mail's order, and whether a ``SIGNON`` comes before it (no
+    ``SIGNOFF`` between): only such a line may open a block of lines for a later phase (`opens_block`),
+    which says nothing of the rest of the mail."""
+    named, signed = [], False
+    for line in lines:
+        if isinstance(line.command, cmd.SignOn | cmd.SignOff):
+            signed = isinstance(line.command, cmd.SignOn)
+        elif isinstance(line.command, cmd.PhaseNamed):
+            named.append((line.command.phase, signed))
+    return named
+
+
+def opens_block(following: Sequence[str], game: Game, phase: str, processed: set[str]) -> bool:
+    """Whether a seat's line ``PHASE <phase>`` opens a block of lines for a later phase in ``game``: its kind
+    names phases that may follow (``following``: `Phases.following`, empty where it keeps no block), the game
+    is active, and ``phase`` is neither the phase now nor one ``processed``."""
+    return (game.state == "active" and game.phase is not None and phase != game.phase
+            and phase not in processed and bool(following))

@@ -37,7 +37,7 @@ from judge.service.config import Settings
 from judge.service.hosting import archive, course, host, silent_seats
 from judge.service.hosting.kinds import SESSION_KEY, Kinds, kind_of
 from judge.service.hosting.schedule import reschedule
-from judge.service.incoming.handlers import process_mail, receive
+from judge.service.incoming.handlers import ahead, process_mail, receive
 from judge.service.incoming.handlers.mail import (
     Runs,
     Stored,
@@ -196,6 +196,7 @@ def _process_game(db: Database, settings: Settings, name: str, now: datetime, fo
                 archive.ran(session, game, now, extended)
                 return extended  # a played seat is late, and the game's policy gives it more time
             processed = course.close(session, game, settings, now, cause=cause)
+            ahead.opened(session, game, settings, now)
             summary = f"{game.name} {processed.phase} processed"
             summary += f"; {processed.winner} wins" if processed.winner else f"; next {processed.next_phase}"
             archive.ran(session, game, now, summary, forced=force)

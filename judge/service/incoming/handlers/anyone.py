@@ -32,7 +32,7 @@ from judge.service import mailbox
 from judge.service.dispatch import ANYONE, Entry
 from judge.service.hosting import host, records, silent_seats
 from judge.service.incoming import help_topics
-from judge.service.incoming.handlers import consent, signon
+from judge.service.incoming.handlers import ahead, consent, signon
 from judge.service.incoming.handlers.conversation import Conversation, Refusal, masked
 from judge.service.incoming.handlers.holding import Why
 from judge.service.options import rules_of
@@ -122,6 +122,8 @@ def set_form(talk: Conversation, text: str, command: cmd.SetForm) -> None:
 
 
 def list_games(talk: Conversation, text: str, command: cmd.ListGames) -> None:
+    """LIST: a page of the games, or what anyone may know of one game; to a seat signed on to it, also
+    its own lines waiting for a later phase (`judge.service.incoming.handlers.ahead`)."""
     if command.game is None:
         _list_page(talk, text, command.start)
         return
@@ -132,6 +134,8 @@ def list_games(talk: Conversation, text: str, command: cmd.ListGames) -> None:
     lines.append(f"press: {rules_of(game).press.words()}")
     if game.state == GameState.FORMING:
         lines.append(f"{counted(len(host.players(talk.session, game)), 'player')} joined")
+    if talk.context.seat is not None and talk.context.game is game:  # its own blocks, to the seat alone
+        lines.extend(ahead.waiting_lines(talk.session, game, talk.context.seat))
     talk.echo(text, "info", "", talk.localized(game, "\n".join(lines)).split("\n"))
 
 

@@ -81,6 +81,7 @@ from judge.service.dispatch import ANYONE, MASTER, PLAYER, Entry
 from judge.service.hosting import course, host, phase_changes, silent_seats
 from judge.service.hosting.kinds import kinds_of
 from judge.service.incoming import late
+from judge.service.incoming.handlers import blocks
 from judge.service.incoming.handlers.answers import Echo
 from judge.service.incoming.handlers.holding import Holding, Why
 from judge.service.incoming.handlers.reading import Context
@@ -175,8 +176,11 @@ class Conversation(Holding):
         self.opened: set[int] = set()  # the games this mail started (its PROCESS may follow: `master._crossed`)
         self.processed = False  # whether a PROCESS or ROLLFORWARD of this mail processed a phase
         self.touched: set[str] = set()  # the games this mail looked at
-        # the phases its PHASE lines name (`judge.service.incoming.late`), and whether it is a CHECK (a dry run: `run`)
-        self.named = [line.command.phase for line in self.lines if isinstance(line.command, cmd.PhaseNamed)]
+        # the phases its PHASE lines name, each after a SIGNON or not (`judge.service.incoming.late`), and whether it
+        # is a CHECK (a dry run: `run`)
+        self.named = late.phase_lines(self.lines)
+        self.ahead = blocks.Reading(self._read)  # its blocks of lines for a later phase (`handlers.ahead`)
+        self.next_opened: list[Game] = []  # the games whose next phase it opened by completing one (`ahead`)
         self.check = any(isinstance(line.command, cmd.Check) for line in self.lines)
         self.meant: dict[int, late.Meant | None] = {}  # game id -> the phase the mail was meant for, if not the game's
         self.held: set[tuple[str, int]] = set()  # (why, game id): the lines held back, told once in a note
@@ -264,7 +268,7 @@ class Conversation(Holding):
         against the mail's budget (`_over_passwords`, `_over_per_mail`), then refused (`_not_for`), held
         back (`_held_back`) or handled; a reply's line of a form to fill may be none of the player's own
         (`_form_line`)."""
-        if self._form_line(line):
+        if self.ahead.takes(self, line) or self._form_line(line):
             return True
         command = self._read(line)
         if command is None:
@@ -466,7 +470,8 @@ class Conversation(Holding):
 
     def close_block(self) -> None:
         """At the end of a seat's lines: its game's kind acts on them as a whole (`Context.block`),
-        then answers its STATUS lines as things stand."""
+        then answers its STATUS lines as things stand; a block for a later phase ends with them."""
+        self.ahead.end(self)
         context = self.context
         if context.game is None or context.seat is None:
             return
@@ -504,6 +509,7 @@ class Conversation(Holding):
             if already and already + game_kind.results_mails(self.session, game) > self.settings.max_mails_per_mail:
                 return
             course.close(self.session, game, self.settings, self.now, cause="all submitted")
+            self.next_opened.append(game)  # its lines sent ahead are read by the applier (`handlers.ahead.opened`)
 
 
 @dataclass(frozen=True)

@@ -32,7 +32,7 @@ class Holding(Telling):
 
     accepted: datetime
     notes: list[str]
-    named: list[str]
+    named: list[tuple[str, bool]]
     meant: dict[int, late.Meant | None]
     held: set[tuple[str, int]]
 
@@ -87,7 +87,11 @@ class Holding(Telling):
         if game.id not in self.meant:
             phases = self.read_once(game, "phase rows", lambda: late.phases_of(self.session, game))
             kind = self.kinds.of(game)
-            self.meant[game.id] = late.meant_for(self.session, game, self.mail, self.named, phases,
+            processed = {phase.name for phase in phases if phase.status == "processed"}
+            following = kind.following(game, game.phase or "")
+            named = [phase for phase, signed in self.named  # a block's PHASE line is no word on the whole mail
+                     if not (signed and late.opens_block(following, game, phase, processed))]
+            self.meant[game.id] = late.meant_for(self.session, game, self.mail, named, phases,
                                                  kind.phase_names, kind.phase_order)
         meant = self.meant[game.id]
         if meant is not None and ("late", game.id) not in self.held:

@@ -91,6 +91,7 @@ from judge.mail.received import accepted_at as mta_accepted_at
 from judge.mail.redact import masker, redact
 from judge.service.config import Settings
 from judge.service.hosting import schedule  # noqa: F401  (its flush hook keeps each game's next_due)
+from judge.service.incoming.handlers import ahead
 from judge.service.incoming.handlers.conversation import Conversation, reply_subject
 from judge.service.incoming.handlers.signon import record_failure
 from judge.service.mailbox import mailbox
@@ -647,6 +648,8 @@ def _status(session: Session, settings: Settings, read: Read, now: datetime, see
                   body=render("refusal", until=refusal.until, gone=refusal.gone, key=refusal.who == "KEY",
                               game=refusal.game, line=refusal.line))
         return "done", set()
+    for game in conversation.next_opened:  # a phase it completed opened the next: the lines sent ahead for it
+        ahead.opened(session, game, settings, now)
     return "done", conversation.touched
 
 

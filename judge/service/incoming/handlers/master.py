@@ -42,6 +42,7 @@ from judge.service.dispatch import MASTER, SIGNED_ON, Entry
 from judge.service.hosting import course, host, silent_seats
 from judge.service.hosting.deadlines import move_to
 from judge.service.hosting.phase_changes import changed_phase, confirmed, in_phase, may_change_phase, with_news
+from judge.service.incoming.handlers import ahead
 from judge.service.incoming.handlers.conversation import Conversation, masked
 from judge.service.incoming.handlers.player import approve_absence
 from judge.service.options import rules_of
@@ -132,6 +133,7 @@ def process(talk: Conversation, text: str, command: cmd.Process) -> None:
     except GameError as exc:  # the game is not running: it has no deadline, and nothing was recorded
         talk.echo(text, "error", str(exc), code=exc.code)
         return
+    ahead.opened(talk.session, game, talk.settings, talk.now)
     changed_phase(talk, "PROCESS", results)
     talk.echo(text, "ok", f"{processed.phase} processed" + (f"; now {processed.next_phase}"
                                                              if processed.next_phase else ""))
@@ -181,6 +183,7 @@ def rollback(talk: Conversation, text: str, command: cmd.Rollback) -> None:
     except GameError as exc:
         talk.echo(text, "error", str(exc), code=exc.code)
         return
+    ahead.rolled_back(talk.session, game, talk.settings, talk.now)
     changed_phase(talk, "ROLLBACK", 0)
     host.record(game, f"the game master's ROLLBACK, {when(talk.now)}: back from {left} to {phase}")
     talk.echo(text, "ok", f"rolled back to {phase}; the game is paused: send RESUME (or PROCESS) to go on")
@@ -209,6 +212,7 @@ def rollforward(talk: Conversation, text: str, _: cmd.Rollforward) -> None:
     preface = with_news(None, talk.take_news(game))
     talk.announce_now(game)
     processed = course.roll_forward(talk.session, game, talk.settings, talk.now, preface=preface)
+    ahead.opened(talk.session, game, talk.settings, talk.now)
     changed_phase(talk, "ROLLFORWARD", results)
     talk.echo(text, "ok", f"{processed.phase} processed again as it was at the ROLLBACK" + (
         f"; now {processed.next_phase}" if processed.next_phase else ""))

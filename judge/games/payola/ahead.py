@@ -1,0 +1,150 @@
+"""Payola's part of the lines kept for a later phase (``PHASE F1901R``: the host's blocks, issue 70).
+
+Theory of operation.  The phases that may follow are the board's own cycle (`following`): spring
+movement, spring retreats, fall movement, fall retreats, winter adjustments, and the next spring; a
+retreat phase the game skips (nobody dislodged) is named all the same, and a block for it is dropped
+when the game goes past it.  What a block may hold is what its phase takes (`check_ahead`): offers in
+a movement phase (orders too under LOYAL_UNITS, for the power's own units), orders in a retreat or
+adjustment phase, each read for its shape on the board alone, since the phases between change the units
+and the treasury.  ACCEPT, TRANSFER, VOTE and the rest act when they are read, so they are refused in a
+block: sent outside it, they act now.
+
+When the phase opens, a block is sent as the power's mail then (`read_ahead`).  An offer sheet is read
+whole, as rule 3 reads every sheet: an offer to a unit that is gone refuses the sheet, and its amounts
+are cut by rule 3 against the treasury as it stands then.  Orders are the power's own, given each on its
+own line, so each is taken for what is possible now: a retreat may name alternatives (``A BUR - PAR |
+BEL``, or ``| D`` to disband), the first one possible then being taken; an order no longer possible
+(a unit not dislodged, a build on a centre lost or filled) is left out, saying why, so that it does not
+refuse the others; an adjustment block's builds (or removals) are taken in the order written up to the
+number the centres allow then, the rest left out.  In a Tin Cup game (rule 6.3) the retreats are taken
+on the board as the power sees it, as its orders then would be.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from sqlalchemy.orm import Session
+
+from judge import api
+from judge.api import Command, Game
+from judge.engine.legal import adjustment_count, check_order
+from judge.engine.map import load_map
+from judge.engine.orders import Build, Disband, Order, OrderSyntaxError, PhaseKind, Remove, parse_order
+from judge.engine.position import Phase, Position
+from judge.games.payola import commands, lifecycle
+from judge.games.payola.commands import OfferLine, OrderLine
+from judge.games.payola.lifecycle import free_home_centers
+from judge.payola.offers import shape_error
+
+CYCLE = 5
+"""The phases `following` names: one year's cycle of the board, from any phase."""
+_NEXT = {("S", "M"): ("S", "R"), ("S", "R"): ("F", "M"), ("F", "M"): ("F", "R"), ("F", "R"): ("W", "A"),
+         ("W", "A"): ("S", "M")}
+
+
+def following(phase: str) -> tuple[str, ...]:
+    """The `CYCLE` phases of the board that may come after ``phase``, nearest first."""
+    names = []
+    season, year, kind = phase[0], int(phase[1:-1]), phase[-1]
+    for _ in range(CYCLE):
+        season, kind = _NEXT[season, kind]
+        year += season == "S" and kind == "M"
+        names.append(f"{season}{year:04d}{kind}")
+    return tuple(names)
+
+
+def check_ahead(game: Game, phase: str, command: Command) -> str | None:
+    """Why a line read as ``command`` cannot be kept for ``phase``, in words (see the module's header)."""
+    kind = Phase.parse(phase).kind
+    options = lifecycle.options_of(game)
+    game_map = load_map(game.variant)
+    if isinstance(command, OfferLine):
+        if kind is not PhaseKind.MOVEMENT:
+            return f"offers are only taken in a movement phase, and {phase} is not one"
+        return shape_error(command.text, game_map, options)
+    if not isinstance(command, OrderLine):
+        return (f"not kept for {phase}: this command acts when it is read, not in a phase; send it outside the "
+                "PHASE block to do it now")
+    if kind is PhaseKind.MOVEMENT and not options.loyal_units:
+        return f"in a movement phase units are bribed, not ordered: send offers for {phase}"
+    first, *alternatives = _choices(command.text)
+    if alternatives and kind is not PhaseKind.RETREAT:
+        return "alternatives (|) are given only for a retreat"
+    try:
+        for text in (first, *alternatives):
+            parse_order(text, game_map, kind)
+    except OrderSyntaxError as exc:
+        return str(exc)
+    return None
+
+
+def read_ahead(session: Session, game: Game, seat: str, lines: Sequence[str]) -> list[tuple[str, str | None, str]]:
+    """A block's lines as the power sends them now that their phase opens (see the module's header): for each
+    line, the line sent (None: none) and why, where it is not sent as written."""
+    row = api.current_phase(session, game)
+    assert row is not None
+    position = lifecycle.position_of(row)
+    if position.phase.kind is PhaseKind.MOVEMENT:
+        return [(line, line, "") for line in lines]
+    if lifecycle.options_of(game).blind and position.phase.kind is PhaseKind.RETREAT:
+        position = lifecycle.sight_now(session, game, seat, row).after
+    due = adjustment_count(position, seat) if position.phase.kind is PhaseKind.ADJUSTMENT else 0
+    room = min(due, len(free_home_centers(position, seat))) if due > 0 else -due
+    taken: list[tuple[str, str | None, str]] = []
+    for line in lines:
+        if not isinstance(commands.read(line, game.variant), OrderLine):  # WAIT: the host's
+            taken.append((line, line, ""))
+            continue
+        first, *alternatives = _choices(line)
+        chosen = _first_possible(position, seat, [first, *alternatives])
+        if isinstance(chosen, str):
+            taken.append((line, None, chosen))
+            continue
+        text, order = chosen
+        if isinstance(order, Build | Remove | Disband) and position.phase.kind is PhaseKind.ADJUSTMENT:
+            if room <= 0:
+                taken.append((line, None, f"your centres allow {due - room} build(s) now, and the lines before it "
+                              "took them" if due > 0 else f"you must remove {-due} unit(s) now, and the lines "
+                              "before it did"))
+                continue
+            room -= 1
+        why = "" if text == first else f"{first} is not possible now, and the first alternative that is was taken"
+        taken.append((line, text, why))
+    return taken
+
+
+def _choices(line: str) -> list[str]:
+    """A retreat line's orders, the first as written and each ``|`` alternative made whole for its unit:
+    ``A BUR - PAR | BEL | D`` is ``A BUR - PAR``, ``A BUR - BEL``, ``A BUR D``."""
+    first, *alternatives = (part.strip() for part in line.split("|"))
+    if not alternatives:
+        return [first]
+    words = first.split()
+    unit = " ".join(words[:2] if words and words[0].upper() in ("A", "F", "ARMY", "FLEET") else words[:1])
+    whole = []
+    for alternative in alternatives:
+        if alternative.upper() in ("D", "DISBAND"):
+            whole.append(f"{unit} D")
+        elif alternative.startswith("-"):
+            whole.append(f"{unit} {alternative}")
+        else:
+            whole.append(f"{unit} - {alternative}")
+    return [first, *whole]
+
+
+def _first_possible(position: Position, power: str, texts: Sequence[str]) -> tuple[str, Order] | str:
+    """The first of ``texts`` (one unit's orders, best first) that ``power`` may give now, with its order;
+    else why the first may not."""
+    why = ""
+    for text in texts:
+        try:
+            order = parse_order(text, position.game_map, position.phase.kind)
+        except OrderSyntaxError as exc:
+            why = why or str(exc)
+            continue
+        verdict = check_order(position, power, order)
+        if verdict.illegal is None:
+            return text, order
+        why = why or verdict.illegal.message
+    return why
