@@ -272,3 +272,18 @@ def test_a_rollback_drops_the_blocks_waiting_and_tells_their_power(tmp_path: Pat
     judge.send(GM, MASTER + "ROLLBACK")
     assert phase(judge) == "F1901M" and blocks(judge) == {}
     assert "rolled g1 back to F1901M" in mail(judge, "g1: your lines for W1901A were dropped").body
+
+
+def test_a_block_of_a_player_who_resigned_since_is_never_played(tmp_path: Path) -> None:
+    """France sends its retreat and its build ahead, then resigns in F1901R: when W1901A opens, the build its
+    former player wrote is not read for the seat, which now plays by the defaults (no orders stored)."""
+    judge = fall(tmp_path)
+    judge.send(ALICE, FRANCE + SHEET + "PHASE F1901R\nA BUR - GAS\nPHASE W1901A\nBUILD A PAR")
+    assert phase(judge) == "F1901R" and list(blocks(judge)) == ["W1901A"]
+    judge.send(ALICE, FRANCE + "RESIGN")
+    assert judge.outcome_of("RESIGN")[0] == "ok"
+    judge.later(MINUTE)
+    judge.tick()
+    assert phase(judge) == "W1901A"
+    assert orders(judge, "W1901A") == [] and blocks(judge) == {}
+    assert not [m for m in judge.all_mail() if m.subject == "g1: your lines for W1901A, read now"]

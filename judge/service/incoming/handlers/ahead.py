@@ -26,18 +26,18 @@ that sent it stores nothing, `Turn.superseded`), an empty one withdraws it, and 
 is checked again when its phase opens.  ``CHECK`` keeps none (the mail is undone whole).
 
 When a phase opens after a closing (`opened`, called by whoever closed it: the clock, PROCESS,
-ROLLFORWARD, the applier after the mail that completed it), each block waiting for it is read as if its seat had sent
-it then, through the same conversation as a mail, in the same transaction: the kind first takes what is
-possible of it now (`Commands.read_ahead`: Payola's first possible retreat), then each line is applied
-and answered, and the answers go to the seat alone, in a mail of their own queued with the results that
-opened the phase.  A phase so completed closes at the clock's next tick, unless a seat asks WAIT: the
-kind's early close (`judge.service.hosting.schedule`); the results of a phase that used blocks say so
-(`judge.service.hosting.course.AHEAD`).  A block for a phase the game went past without playing it
-(no retreats were needed) is dropped and its seat told; so are a game's blocks when a ROLLBACK takes
-it back (`rolled_back`: they were written for a course that is undone) and when it ends.  Nothing of a
-block is shown to anyone but its seat before its phase's results: ``LIST`` shows a seat its own blocks
-waiting (`waiting_lines`).
-"""
+ROLLFORWARD, the applier after the mail that completed it), each block waiting for it is read as if its
+seat had sent it then, through the same conversation as a mail, in the same transaction (unless its
+player has left the seat since, or the seat changed hands: a resigned or former player's lines are never
+played): the kind first takes what is possible of it now (`Commands.read_ahead`: Payola's first possible
+retreat), then each line is applied and answered, and the answers go to the seat alone, in a mail of
+their own queued with the results that opened the phase.  A phase so completed closes at the clock's
+next tick, unless a seat asks WAIT: the kind's early close (`judge.service.hosting.schedule`); the
+results of a phase that used blocks say so (`judge.service.hosting.course.AHEAD`).  A block for a phase
+the game went past without playing it (no retreats were needed) is dropped and its seat told; so are a
+game's blocks when a ROLLBACK takes it back (`rolled_back`: they were written for a course that is
+undone) and when it ends.  Nothing of a block is shown to anyone but its seat before its phase's
+results: ``LIST`` shows a seat its own blocks waiting (`waiting_lines`).  """
 
 from __future__ import annotations
 
@@ -112,8 +112,8 @@ def _read_now(session: Session, game: Game, settings: Settings, now: datetime, b
     phase marked as played from lines sent ahead (`course.AHEAD`)."""
     player = host.seats(session, game).get(block.seat)
     address = player.address if player is not None else None
-    if player is None or not address:
-        return
+    if player is None or not address or not host.is_played(player) or player.joined_at > block.accepted_at:
+        return  # the seat's player left it, or gave it to another, since: the lines were not the seat's now
     taken = kind_of(session, game).read_ahead(session, game, block.seat, block.text.splitlines())
     mail = InboundMail(sender=address, reply_to=address, subject="", message_id=None,
                        lines=tuple(sent for _, sent, _ in taken if sent is not None), html_only=False,
