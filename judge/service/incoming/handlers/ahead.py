@@ -37,7 +37,8 @@ results of a phase that used blocks say so (`judge.service.hosting.course.AHEAD`
 the game went past without playing it (no retreats were needed) is dropped and its seat told; so are a
 game's blocks when a ROLLBACK takes it back (`rolled_back`: they were written for a course that is
 undone) and when it ends.  Nothing of a block is shown to anyone but its seat before its phase's
-results: ``LIST`` shows a seat its own blocks waiting (`waiting_lines`).  """
+results: ``LIST`` shows a seat its own blocks waiting (`waiting_lines`).
+"""
 
 from __future__ import annotations
 
