@@ -185,7 +185,7 @@ class Outbox(Base):
     attempts: Mapped[int] = mapped_column(Integer, default=0)
     # deferred until (None: at once); while sending: when it was claimed (judge.service.outgoing.sender)
     next_attempt_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
-    # while sending: the process that claimed it, "host pid N" (judge.service.outgoing.sender.claimant)
+    # while sending: the process that claimed it, "host pid N started T" (judge.service.claimants.claimant)
     claimed_by: Mapped[str | None] = mapped_column(String(200), nullable=True)
     sent_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
     last_error: Mapped[str | None] = mapped_column(Text, nullable=True)
