@@ -58,6 +58,9 @@ class Game(Base):
     winner: Mapped[str | None] = mapped_column(String(20), nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime, index=True)  # CREATEs per hour
     claimed_until: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)  # a deadline run holds it
+    # while a deadline run holds it: the process that claimed it, "host pid N started T"
+    # (judge.service.claimants.claimant); a claim of a process of this machine that has ended is taken at once
+    claimed_by: Mapped[str | None] = mapped_column(String(200), nullable=True)
     # The next moment the clock has something to do for the game (a reminder, a late notice, the
     # deadline and grace); None when nothing (not active, no deadline).  Kept by judge.service.hosting.schedule.
     next_due: Mapped[datetime | None] = mapped_column(DateTime, nullable=True, index=True)
