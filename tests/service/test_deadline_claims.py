@@ -22,7 +22,16 @@ from sqlalchemy import select, update
 from judge.service.claimants import claimant, gone
 from judge.service.hosting.kinds import SESSION_KEY
 from judge.service.outgoing.sender import deliver_pending, transport_for
-from judge.service.running.app import CLAIM, Claim, abandoned, claim_next, drain, due_now, next_due
+from judge.service.running.app import (
+    CLAIM,
+    Claim,
+    abandoned,
+    claim_next,
+    drain,
+    due_now,
+    next_due,
+    process_game,
+)
 from judge.store.database import Database
 from judge.store.models import Game
 from tests.support.auction import auction_judge
@@ -148,6 +157,20 @@ def test_a_claim_of_a_process_killed_on_this_machine_is_taken_at_once_and_a_live
         assert session.scalar(select(Game.claimed_by).where(Game.name == "g0")) == claimant()  # this process's now
     assert claim_next(judge.db, judge.now) is None  # g1 (alive) and g2 (another machine's) wait
     assert claim_next(judge.db, judge.now + CLAIM + timedelta(seconds=1), skip=["g0", "g3"]) == ("g1", "L1")
+
+
+def test_judge_process_runs_a_game_whose_claim_names_a_process_that_has_ended_and_not_one_held_by_a_live_one(
+        judge: Judge) -> None:
+    judge.later(25)
+    doomed, named = a_claimant()
+    doomed.kill()
+    doomed.wait()
+    hold(judge, {"g0": named, "g1": claimant()})
+    assert process_game(judge.db, judge.settings, "g1", judge.now) == "g1 is being processed elsewhere"
+    assert process_game(judge.db, judge.settings, "g0", judge.now) == "g0 L1 processed; next L2"
+    with judge.db.transaction() as session:
+        assert session.execute(select(Game.claimed_until, Game.claimed_by).where(Game.name == "g0")).one() == (
+            None, None)
 
 
 def test_a_killed_process_its_parent_has_not_reaped_yet_has_ended_for_its_claims() -> None:
