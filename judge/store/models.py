@@ -58,6 +58,9 @@ class Game(Base):
     winner: Mapped[str | None] = mapped_column(String(20), nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime, index=True)  # CREATEs per hour
     claimed_until: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)  # a deadline run holds it
+    # while a deadline run holds it: the process that claimed it, "host pid N started T"
+    # (judge.service.claimants.claimant); a claim of a process of this machine that has ended is taken at once
+    claimed_by: Mapped[str | None] = mapped_column(String(200), nullable=True)
     # The next moment the clock has something to do for the game (a reminder, a late notice, the
     # deadline and grace); None when nothing (not active, no deadline).  Kept by judge.service.hosting.schedule.
     next_due: Mapped[datetime | None] = mapped_column(DateTime, nullable=True, index=True)
@@ -185,7 +188,7 @@ class Outbox(Base):
     attempts: Mapped[int] = mapped_column(Integer, default=0)
     # deferred until (None: at once); while sending: when it was claimed (judge.service.outgoing.sender)
     next_attempt_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
-    # while sending: the process that claimed it, "host pid N" (judge.service.outgoing.sender.claimant)
+    # while sending: the process that claimed it, "host pid N started T" (judge.service.claimants.claimant)
     claimed_by: Mapped[str | None] = mapped_column(String(200), nullable=True)
     sent_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
     last_error: Mapped[str | None] = mapped_column(Text, nullable=True)
@@ -324,8 +327,8 @@ class Absence(Base):
 
 
 class AheadBlock(Base):
-    """A seat's lines kept for a later phase of its game (``PHASE <later phase>``, issue 70), read as
-    if they arrived when that phase opens (`judge.service.incoming.ahead`): one per game, seat and
+    """A seat's lines kept for a later phase of its game (``PHASE <later phase>``), read as
+    if they arrived when that phase opens (`judge.service.incoming.handlers.ahead`): one per game, seat and
     phase, a later mail's block replacing it; ``message_id``: the mail that sent it."""
 
     __tablename__ = "ahead_blocks"

@@ -7,6 +7,10 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import signal
+import socket
+import subprocess
+import sys
 import threading
 from collections import Counter
 from datetime import timedelta
@@ -15,9 +19,19 @@ from pathlib import Path
 import pytest
 from sqlalchemy import select, update
 
+from judge.service.claimants import claimant, gone
 from judge.service.hosting.kinds import SESSION_KEY
 from judge.service.outgoing.sender import deliver_pending, transport_for
-from judge.service.running.app import CLAIM, Claim, abandoned, claim_next, drain
+from judge.service.running.app import (
+    CLAIM,
+    Claim,
+    abandoned,
+    claim_next,
+    drain,
+    due_now,
+    next_due,
+    process_game,
+)
 from judge.store.database import Database
 from judge.store.models import Game
 from tests.support.auction import auction_judge
@@ -98,9 +112,88 @@ def test_a_claim_takes_a_game_nobody_holds_and_a_dead_judges_claim_runs_out(judg
     assert claim_next(judge.db, later) == ("g0", "L1")
 
 
+# A process of this machine that names itself as its claims do, then waits to be killed.
+CLAIMANT = "import sys; from judge.service.claimants import claimant; print(claimant(), flush=True); sys.stdin.read()"
+
+
+def a_claimant() -> tuple[subprocess.Popen[str], str]:
+    """A short-lived process of this machine, alive until the test kills it, and how its claims name it."""
+    process = subprocess.Popen([sys.executable, "-c", CLAIMANT], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                               text=True)
+    assert process.stdout is not None
+    return process, process.stdout.readline().strip()
+
+
+def hold(judge: Judge, by: dict[str, str]) -> None:
+    """Claim each game named in ``by`` for ``CLAIM`` from now, in the name of the process given."""
+    with judge.db.transaction() as session:
+        for name, claimed_by in by.items():
+            session.execute(update(Game).where(Game.name == name)
+                            .values(claimed_until=judge.now + CLAIM, claimed_by=claimed_by))
+
+
+def test_a_claim_of_a_process_killed_on_this_machine_is_taken_at_once_and_a_live_or_another_machines_is_not(
+        judge: Judge) -> None:
+    """A judge killed (kill -9) leaves its workers' claims for two minutes: the judge started again on the
+    same machine takes them at once, and wakes for them (`next_due`); a live process's claim, this one's
+    or another's, and another machine's (the killed process's id there) still wait until they run out."""
+    judge.later(25)
+    doomed, named = a_claimant()
+    host, _, pid = named.partition(" pid ")
+    assert host == socket.gethostname() and pid.startswith(f"{doomed.pid} started ")
+    try:
+        hold(judge, {"g0": named, "g1": claimant(), "g2": f"elsewhere.example pid {pid}"})
+        assert claim_next(judge.db, judge.now) == ("g3", "L1")  # the one game nobody held
+        assert claim_next(judge.db, judge.now) is None and not due_now(judge.db, judge.now)  # g0's process lives
+        assert next_due(judge.db) == judge.now + CLAIM  # when the four claims run out
+    finally:
+        doomed.kill()
+        doomed.wait()
+    assert gone(named)
+    assert next_due(judge.db) is not None and next_due(judge.db) <= judge.now  # g0 is due, and claimable now
+    assert due_now(judge.db, judge.now)
+    assert claim_next(judge.db, judge.now) == ("g0", "L1")
+    with judge.db.transaction() as session:
+        assert session.scalar(select(Game.claimed_by).where(Game.name == "g0")) == claimant()  # this process's now
+    assert claim_next(judge.db, judge.now) is None  # g1 (alive) and g2 (another machine's) wait
+    assert claim_next(judge.db, judge.now + CLAIM + timedelta(seconds=1), skip=["g0", "g3"]) == ("g1", "L1")
+
+
+def test_judge_process_runs_a_game_whose_claim_names_a_process_that_has_ended_and_not_one_held_by_a_live_one(
+        judge: Judge) -> None:
+    judge.later(25)
+    doomed, named = a_claimant()
+    doomed.kill()
+    doomed.wait()
+    hold(judge, {"g0": named, "g1": claimant()})
+    assert process_game(judge.db, judge.settings, "g1", judge.now) == "g1 is being processed elsewhere"
+    assert process_game(judge.db, judge.settings, "g0", judge.now) == "g0 L1 processed; next L2"
+    with judge.db.transaction() as session:
+        assert session.execute(select(Game.claimed_until, Game.claimed_by).where(Game.name == "g0")).one() == (
+            None, None)
+
+
+def test_a_killed_process_its_parent_has_not_reaped_yet_has_ended_for_its_claims() -> None:
+    """A judge's worker outlives its judge killed; once it ends, nothing may reap it (a container whose
+    first process reaps no orphans): a zombie still has its id, and is ended all the same."""
+    doomed, named = a_claimant()
+    try:
+        assert not gone(named)
+        doomed.send_signal(signal.SIGKILL)
+        os.waitid(os.P_PID, doomed.pid, os.WEXITED | os.WNOWAIT)  # ended, left unreaped: a zombie
+        os.kill(doomed.pid, 0)  # its id is still taken
+        assert gone(named)
+    finally:
+        doomed.kill()
+        doomed.wait()
+    assert gone(named)
+
+
 def test_a_game_run_at_a_tick_is_not_claimed_again_at_that_tick(judge: Judge) -> None:
     judge.later(25)
     assert len(drain(judge.db, judge.settings, judge.now)[0]) == GAMES
+    with judge.db.transaction() as session:  # the runs name no process: once their workers end, nobody takes them
+        assert set(session.execute(select(Game.claimed_until, Game.claimed_by))) == {(judge.now, None)}
     with judge.db.transaction() as session:  # as if each game were due again at once (a phase with nothing to do)
         session.execute(update(Game).values(next_due=judge.now))
     assert claim_next(judge.db, judge.now) is None

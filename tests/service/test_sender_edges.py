@@ -22,6 +22,7 @@ from sqlalchemy.exc import OperationalError
 
 from judge.bootstrap import database, open_database
 from judge.mail.outbound import Attachment, MaildirOutbox
+from judge.service.claimants import claimant, gone
 from judge.service.config import Settings
 from judge.service.outgoing.outbox import listings, message_of, queue
 from judge.service.outgoing.sender import (
@@ -31,9 +32,7 @@ from judge.service.outgoing.sender import (
     OneByOne,
     RelayTransport,
     _claim,
-    claimant,
     deliver_pending,
-    gone,
     recover,
 )
 from judge.store.database import Database

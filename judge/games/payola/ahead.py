@@ -1,4 +1,4 @@
-"""Payola's part of the lines kept for a later phase (``PHASE F1901R``: the host's blocks, issue 70).
+"""Payola's part of the lines kept for a later phase (``PHASE F1901R``: the host's blocks).
 
 Theory of operation.  The phases that may follow are the board's own cycle (`following`): spring
 movement, spring retreats, fall movement, fall retreats, winter adjustments, and the next spring; a

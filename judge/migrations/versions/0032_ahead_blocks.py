@@ -1,12 +1,12 @@
-"""Lines kept for a later phase (``PHASE <later phase>``, issue 70): ``ahead_blocks``, one row per game,
+"""Lines kept for a later phase (``PHASE <later phase>``): ``ahead_blocks``, one row per game,
 seat and phase, its text as written, the Message-ID of the mail that sent it and when that mail was
-accepted.  Read when the phase opens (`judge.service.incoming.ahead`), then deleted.
+accepted.  Read when the phase opens (`judge.service.incoming.handlers.ahead`), then deleted.
 
 The way back drops the table, and the blocks waiting with it: a judge before this revision keeps no
 lines for a later phase (it refused them).
 
 Revision ID: 0032
-Revises: 0030
+Revises: 0031
 Create Date: 2026-11-28
 """
 
@@ -16,7 +16,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0032"
-down_revision = "0030"
+down_revision = "0031"
 branch_labels = None
 depends_on = None
 

@@ -50,7 +50,7 @@ ROLLBACK = "rollback"
 """The key of the game's settings where a ROLLBACK keeps its marks (`RolledBack`)."""
 AHEAD = "ahead"
 """The key of the game's settings where the lines sent ahead for the phase now leave their mark when it
-opens (`judge.service.incoming.ahead`: the phase and the seats whose lines were read), so that its
+opens (`judge.service.incoming.handlers.ahead`: the phase and the seats whose lines were read), so that its
 results say the phase was played from them."""
 
 

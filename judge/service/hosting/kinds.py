@@ -274,8 +274,8 @@ class Phases(Protocol):
 
     def following(self, game: Game, phase: str) -> tuple[str, ...]:
         """The phases that may come after ``phase`` (the game's now), nearest first, for which a seat may
-        send lines ahead (``PHASE <later phase>``, `judge.service.incoming.ahead`): the host keeps a block
-        for the first `judge.service.incoming.ahead.AHEAD` of them.  A phase the game may skip (retreats when
+        send lines ahead (``PHASE <later phase>``, `judge.service.incoming.handlers.ahead`): the host keeps a block
+        for the first `judge.service.incoming.late.AHEAD` of them.  A phase the game may skip (retreats when
         nobody is dislodged) is named all the same.  By default none: the kind keeps no lines for a later
         phase, and a ``PHASE`` line naming one holds the mail's lines back, as it always did."""
         return ()

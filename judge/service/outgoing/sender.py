@@ -45,8 +45,9 @@ longer ago than a delivery can take is settled so (``MAILDIR_TIME``, 30 s, for t
 of its delivery by a judge that is alive, and putting it back would send it twice (seen in
 ``bench/season.py``: a judge restarting sent again the results another was writing).  The claim
 keeps its time in ``next_attempt_at`` (the time it was made, however long the pass has been
-going) and the process that made it in ``claimed_by`` (`claimant`: machine, process id and the
-moment the process started, so that a process id used again is not taken for the dead one);
+going) and the process that made it in ``claimed_by`` (`judge.service.claimants`, which a game's
+deadline run claims by too: machine, process id and the moment the process started, so that a
+process id used again is not taken for the dead one);
 every pass of the sender settles the rows whose claim has grown old, and at once those whose
 claimant was a process of this machine that is gone (`settle_stale`): a judge killed and started
 again settles its own claims as it starts, and a crashed judge's claims elsewhere are settled
@@ -66,17 +67,14 @@ waits for its next try after a temporary refusal holds back nothing.
 from __future__ import annotations
 
 import logging
-import os
 import re
 import smtplib
-import socket
 import ssl
 import textwrap
 import time
 import unicodedata
 from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
-from pathlib import Path
 from typing import NamedTuple, Protocol
 
 from sqlalchemy import ColumnElement, exists, select, update
@@ -85,6 +83,7 @@ from sqlalchemy.orm import Session, aliased, selectinload
 from judge.mail.dsn import delivered_to, delivery_report, verp_address, verp_outbox_id
 from judge.mail.inbound import parse_mail
 from judge.mail.outbound import MaildirOutbox
+from judge.service.claimants import claimant, gone
 from judge.service.config import Settings
 from judge.service.outgoing import one_click
 from judge.service.outgoing.outbox import KEPT, Drawings, Listing, listings, message_of, queue
@@ -267,38 +266,6 @@ def recover(db: Database, settings: Settings, transport: Transport, now: datetim
     crash left in ``sending`` (`settle_stale`)."""
     transport.settle()
     settle_stale(db, settings, transport, now)
-
-
-def _started(pid: int) -> str | None:
-    """When process ``pid`` started (clock ticks since the machine booted, Linux's /proc); None
-    where that cannot be read (no such process, another system, or hidden)."""
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[19]
-    except (OSError, IndexError):
-        return None
-
-
-def claimant() -> str:
-    """This process as its claims on outgoing mail name it: ``host pid N started T``."""
-    return f"{socket.gethostname()} pid {os.getpid()} started {_started(os.getpid()) or '?'}"[:200]
-
-
-def gone(claimed_by: str | None) -> bool:
-    """Whether the process a claim names (`claimant`) was one of this machine's and has ended:
-    no process has its id, or the one that has it started at another moment (the id used again).
-    A claim of another machine, or of none, is never taken for a dead one here."""
-    host, _, rest = (claimed_by or "").partition(" pid ")
-    pid, _, started = rest.partition(" started ")
-    if host != socket.gethostname() or not pid.isdigit():
-        return False
-    try:
-        os.kill(int(pid), 0)
-    except ProcessLookupError:
-        return True
-    except OSError:  # someone else's process: alive
-        return False
-    now_started = _started(int(pid))
-    return started != "?" and now_started is not None and now_started != started
 
 
 def settle_stale(db: Database, settings: Settings, transport: Transport, now: datetime) -> None:

@@ -27,12 +27,13 @@ from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 from typing import NamedTuple
 
-from sqlalchemy import ColumnElement, case, func, or_, select, update
+from sqlalchemy import ColumnElement, and_, case, func, or_, select, update
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session
 
+from judge.service.claimants import claimant, gone
 from judge.service.config import Settings
 from judge.service.hosting import archive, course, host, silent_seats
 from judge.service.hosting.kinds import SESSION_KEY, Kinds, kind_of
@@ -96,6 +97,23 @@ def claim_length(settings: Settings) -> timedelta:
     return 2 * timedelta(seconds=settings.stall_seconds)
 
 
+def _dead(session: Session, *among: ColumnElement[bool]) -> list[str]:
+    """The claimants of the games claimed (of those ``among`` says) that were processes of this machine
+    and have ended (`judge.service.claimants.gone`): a judge killed, or its deadline worker, whose runs
+    never finished.  A claim names its process only while its run is under way (`_process_game` lets
+    go of the name as the run marks its game), so these are few: a judge's workers."""
+    held = session.scalars(select(Game.claimed_by).distinct().where(Game.claimed_by.is_not(None), *among))
+    return [name for name in held if name is not None and gone(name)]
+
+
+def _free(session: Session, now: datetime, *among: ColumnElement[bool]) -> ColumnElement[bool]:
+    """The games a claim may take at ``now``: held by nobody, or by a claim that has run out, or by one
+    whose process has ended on this machine (`_dead`), which is taken at once rather than when it runs
+    out.  A claim of a process alive, or of another machine, is left until it runs out."""
+    dead = _dead(session, *among)
+    return or_(Game.claimed_until.is_(None), Game.claimed_until < now, *([Game.claimed_by.in_(dead)] if dead else []))
+
+
 def _among(only: Sequence[str] | None, skip: Sequence[str]) -> list[ColumnElement[bool]]:
     """The games a claim may take: those named in ``only`` (None: any), none named in ``skip``."""
     clauses: list[ColumnElement[bool]] = [] if only is None else [Game.name.in_(list(only))]
@@ -128,36 +146,43 @@ def claim_next(db: Database, now: datetime, ran: tuple[Claim, float] | None = No
     Claims are what several judges (and a judge's several workers) share a deadline's games by:
     each claim takes a game nobody holds, skipping a row another judge has locked (``FOR UPDATE
     SKIP LOCKED``, PostgreSQL's; SQLite has one writer), so two judges take different games at
-    once.  A game is claimed once a tick: its run marks it with the tick's moment (`_process_game`),
-    which the next tick is later than.  Processing each phase exactly once does not rest on the
-    claim: the run locks the game's row and looks whether the phase is still due."""
+    once.  A claim names the process that made it (`claimant`, the one running the game): the
+    claim of a process of this machine that has ended (a judge killed, its workers with it) is
+    taken at once (`_free`); another machine's only once it has run out.  A game is claimed once a
+    tick: its run marks it with the tick's moment (`_process_game`), which the next tick is later
+    than.  Processing each phase exactly once does not rest on the claim: the run locks the game's
+    row and looks whether the phase is still due."""
     postgres = db.engine.dialect.name == "postgresql"
     minute = func.date_trunc("minute", Game.next_due) if postgres else func.strftime("%Y-%m-%d %H:%M", Game.next_due)
-    chosen = (select(Game.id).where(Game.next_due <= now, or_(Game.claimed_until.is_(None), Game.claimed_until < now),
-                                    *_among(only, skip))
-              .order_by(minute, Game.run_cost.asc().nulls_first(), Game.next_due, Game.name)
-              .limit(1).with_for_update(skip_locked=True).scalar_subquery())
     with db.transaction() as session:
         if ran is not None:
             _keep_cost(session, *ran)
+        due = Game.next_due <= now
+        chosen = (select(Game.id).where(due, _free(session, now, due), *_among(only, skip))
+                  .order_by(minute, Game.run_cost.asc().nulls_first(), Game.next_due, Game.name)
+                  .limit(1).with_for_update(skip_locked=True).scalar_subquery())
         claimed = session.execute(update(Game).where(Game.id == chosen)
-                                  .values(claimed_until=now + hold).returning(Game.name, Game.phase)).first()
+                                  .values(claimed_until=now + hold, claimed_by=claimant())
+                                  .returning(Game.name, Game.phase)).first()
         return Claim(*claimed) if claimed is not None else None
 
 
 def due_now(db: Database, now: datetime, skip: Sequence[str] = ()) -> bool:
     """Whether a game, but those of ``skip``, is left for `claim_next` to claim at ``now``."""
     with db.transaction() as session:
-        return session.scalar(select(Game.id).where(Game.next_due <= now, or_(
-            Game.claimed_until.is_(None), Game.claimed_until < now), *_among(None, skip)).limit(1)) is not None
+        due = Game.next_due <= now
+        return session.scalar(select(Game.id).where(due, _free(session, now, due), *_among(None, skip))
+                              .limit(1)) is not None
 
 
 def next_due(db: Database, skip: Sequence[str] = ()) -> datetime | None:
     """The next moment the clock may have something to claim (`claim_next`), if any, among the games
     but those of ``skip``: a game's next moment (`schedule.next_due`), or when the claim on it runs
-    out if that is later."""
-    later = case((Game.claimed_until > Game.next_due, Game.claimed_until), else_=Game.next_due)
+    out if that is later and its process has not ended (`_dead`)."""
     with db.transaction() as session:
+        dead = _dead(session)
+        held = and_(Game.claimed_until > Game.next_due, *([Game.claimed_by.not_in(dead)] if dead else []))
+        later = case((held, Game.claimed_until), else_=Game.next_due)
         moment: datetime | None = session.scalar(select(func.min(later)).where(Game.next_due.is_not(None),
                                                                               *_among(None, skip)))
         return moment
@@ -166,15 +191,18 @@ def next_due(db: Database, skip: Sequence[str] = ()) -> datetime | None:
 def _process_game(db: Database, settings: Settings, name: str, now: datetime, force: bool,
                   claimed: bool = False) -> str:
     """`process_game` without its pages.  ``claimed``: the caller claimed the game (`claim_next`);
-    the run then marks it with ``now``, done for this tick, and else clears the claim it takes."""
+    the run then marks it with ``now``, done for this tick, and else clears the claim it takes (one
+    that has run out, or whose process has ended: `_free`).  Either way the claim names no process
+    any longer: a run done this tick is not taken again when its process ends."""
     with db.transaction() as session:
         if claimed:  # the row's lock: another process running this game (its mail) finishes first
-            session.execute(update(Game).where(Game.name == name.lower()).values(claimed_until=now))
+            session.execute(update(Game).where(Game.name == name.lower()).values(claimed_until=now, claimed_by=None))
         else:
+            game_row = Game.name == name.lower()
             taken = session.execute(
                 update(Game)
-                .where(Game.name == name.lower(), or_(Game.claimed_until.is_(None), Game.claimed_until <= now))
-                .values(claimed_until=None)
+                .where(game_row, or_(Game.claimed_until == now, _free(session, now, game_row)))
+                .values(claimed_until=None, claimed_by=None)
             )
         game = session.scalar(select(Game).where(Game.name == name.lower()))
         if game is None:
@@ -467,7 +495,7 @@ def abandoned(db: Database, settings: Settings, name: str, now: datetime, why: s
     try:
         with db.transaction() as session:
             claimed = session.execute(update(Game).where(Game.name == name, Game.claimed_until > now)
-                                      .values(claimed_until=None if not again else now))
+                                      .values(claimed_until=None if not again else now, claimed_by=None))
             if not claimed.rowcount:  # type: ignore[attr-defined]
                 return f"{name}: its run was left unfinished after its change was committed ({why})"
         if again:
@@ -482,7 +510,7 @@ def _release(db: Database, name: str, until: datetime) -> None:
     """The claim on a game whose run failed, held ``until`` the game is tried again."""
     try:
         with db.transaction() as session:
-            session.execute(update(Game).where(Game.name == name).values(claimed_until=until))
+            session.execute(update(Game).where(Game.name == name).values(claimed_until=until, claimed_by=None))
     except (OperationalError, IntegrityError) as exc:  # the claim runs out by itself (`CLAIM`)
         log.warning("the claim on %s stays until it runs out: %s", name, exc)
 

@@ -300,7 +300,9 @@ def _worker_main(pipe: Connection, settings: Settings, kinds: Kinds, stopping: A
     at a lower priority (`NICE`): an evening's work gives way to the listener and to the mail
     being answered, which wait for a core while both workers use theirs.  It keeps in ``holding``
     since when it has held the write lock (`judge.store.database.watch_writes`), for the daemon.  A
-    worker whose daemon was killed claims no other game: its claim would stand until it ran out."""
+    worker whose daemon was killed claims no other game: a judge of another machine would wait for
+    its claim to run out (one started again on this machine takes it at once once the worker has
+    ended: `judge.service.running.app.claim_next`)."""
     os.nice(NICE)
     daemon = os.getppid()
     repeats = log_to(settings.log_file)

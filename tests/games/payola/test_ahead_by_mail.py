@@ -1,4 +1,4 @@
-"""Orders for a later phase in Payola (issue 70): ``PHASE <later phase>`` opens a block kept until that phase opens,
+"""Orders for a later phase in Payola: ``PHASE <later phase>`` opens a block kept until that phase opens,
 read then as the power's mail.
 
 The board (`FALL`, teleported in Fall 1901): France holds A BUR, A MAR and F BRE and owns PAR, BRE, MAR and BEL;

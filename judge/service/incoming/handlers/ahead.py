@@ -1,4 +1,4 @@
-"""Lines for a later phase: ``PHASE <later phase>`` opens a block kept until that phase opens (issue 70).
+"""Lines for a later phase: ``PHASE <later phase>`` opens a block kept until that phase opens.
 
 Theory of operation.  Where a seat is signed on to a running game whose kind names the phases that may
 follow (`judge.service.hosting.kinds.Phases.following`), a line ``PHASE <phase>`` naming neither the phase
