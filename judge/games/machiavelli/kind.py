@@ -58,7 +58,7 @@ from judge.api import (
     queue,
     render,
 )
-from judge.games.machiavelli import handlers, lifecycle, pages, pictures, views
+from judge.games.machiavelli import ahead, handlers, lifecycle, pages, pictures, views
 from judge.games.machiavelli.core import syntax
 from judge.games.machiavelli.core.board import Board, board_names, load_board
 
@@ -219,6 +219,9 @@ class MachiavelliPhases(Phases):
     def phase_order(self, name: str) -> tuple[int, ...] | None:
         return lifecycle.phase_order(name)
 
+    def following(self, game: Game, phase: str) -> tuple[str, ...]:
+        return ahead.following(phase)
+
     def length_of(self, phase: str) -> str:
         return "spring" if phase.endswith("A") else "campaign"
 
@@ -226,6 +229,11 @@ class MachiavelliPhases(Phases):
         return lifecycle.waiting_seats(session, game)
 
     def complete(self, session: Session, game: Game, turn: Turn | None = None, now: datetime | None = None) -> bool:
+        return lifecycle.complete(session, game)
+
+    def closes_at_next_tick(self, session: Session, game: Game, row: PhaseRow) -> bool:
+        """Every letter the phase awaits is in as it opens: sent ahead, each a block read when the phase
+        opened (`ahead`); the clock closes it at its next tick, as the last letter by mail would."""
         return lifecycle.complete(session, game)
 
     def results_mails(self, session: Session, game: Game) -> int:
@@ -270,6 +278,9 @@ class MachiavelliCommands(Commands):
 
     def close_block(self, turn: Turn) -> None:
         handlers.close_block(turn)
+
+    def check_ahead(self, game: Game, phase: str, command: Command) -> str | None:
+        return ahead.check_ahead(game, phase, command)
 
     def status(self, turn: Turn) -> list[str]:
         assert turn.game is not None and turn.seat is not None
