@@ -90,7 +90,7 @@ def test_a_mail_answering_the_results_that_opened_the_phase_now_acts_on_it(tmp_p
     assert kind.kept(judge, kind.second) != []
 
 
-BLOCKS = ("payola",)
+BLOCKS = ("payola", "exchange")
 """The kinds that keep a seat's lines for a later phase (``PHASE <later phase>`` opens a block,
 `judge.service.incoming.ahead`); in the others such a line says the whole mail is for that phase."""
 
@@ -100,7 +100,7 @@ def test_a_mail_naming_a_phase_the_game_has_not_reached_is_not_applied(tmp_path:
     """Not to the phase now: the lines after ``PHASE <next phase>`` are kept for that phase where the kind keeps
     blocks, and held back where it does not."""
     judge = kind.begin(kind.judge(tmp_path))
-    line = kind.sent[0] or "STATUS"
+    line = (kind.later if kind.name in BLOCKS else kind.sent[0]) or "STATUS"
     kind.send(judge, 0, f"PHASE {kind.second}", line)
     if kind.name in BLOCKS:
         assert judge.outcome_of(f"PHASE {kind.second}") == ("ok", "BLOCK_KEPT")
