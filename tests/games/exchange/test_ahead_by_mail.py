@@ -15,6 +15,7 @@ from pathlib import Path
 
 from sqlalchemy import select
 
+from judge.games.exchange import stored
 from judge.store.models import AheadBlock, Game
 from tests.games.exchange.by_mail import address, exchange_game, game_row, mails_to, send_as, states
 from tests.support.harness import Judge
@@ -27,18 +28,30 @@ GERMANY_FALL = ("FOR GERMANY", "5 : A BUR - MAR", "0 : F HOL H", "0 : A KIE - DE
 """CAT's F1901M block for Germany (3.4)."""
 
 
-def fall(tmp_path: Path) -> Judge:
-    """The worked year in F1901M, ANN's sheet in: BOB's and CAT's are still to come."""
+def spring(tmp_path: Path) -> Judge:
+    """The worked year in S1901M: BOB is France's CEO, CAT Germany's; no sheet in yet."""
     judge = exchange_game(Judge(tmp_path), GAME, order=("ANN", "BOB", "CAT"))
     send_as(judge, GAME, "ANN", "BID 6 FRANCE AT 5", "BID 2 GERMANY AT 3", "ELECT FRANCE ME", "ELECT GERMANY CAT")
     send_as(judge, GAME, "BOB", "PRIORITY 2", "BID 5 FRANCE AT 5", "BID 5 GERMANY AT 4", "ELECT FRANCE ME",
             "ELECT GERMANY ME")
     send_as(judge, GAME, "CAT", "PRIORITY 3", "BID 4 GERMANY AT 4", "BID 3 FRANCE AT 6", "ELECT GERMANY ME",
             "ELECT FRANCE ME")
-    send_as(judge, GAME, "ANN", "2 : A MUN - RUH")
+    assert game_row(judge, GAME) == ("active", "S1901M")
+    return judge
+
+
+def spring_sheets(judge: Judge) -> None:
+    """BOB's and CAT's S1901M sheets (3.3), which complete S1901M once ANN's is in."""
     send_as(judge, GAME, "BOB", "FOR FRANCE", "WORTH PAR 24 MAR 14 BRE 10", "ACCEPT F?", "0 : A PAR - PIC",
             "0 : A MAR - SPA", "0 : F BRE - MAO", "END")
     send_as(judge, GAME, "CAT", "FOR GERMANY", "0 : F KIE - HOL", "0 : A BER - KIE", "3 : A MUN - BUR", "END")
+
+
+def fall(tmp_path: Path) -> Judge:
+    """The worked year in F1901M, ANN's sheet in: BOB's and CAT's are still to come."""
+    judge = spring(tmp_path)
+    send_as(judge, GAME, "ANN", "2 : A MUN - RUH")
+    spring_sheets(judge)
     send_as(judge, GAME, "ANN", "4 : A SPA - MAR")
     assert game_row(judge, GAME) == ("active", "F1901M")
     judge.new_mail()
@@ -55,6 +68,13 @@ def units_after(judge: Judge, phase: str, corporation: str) -> list[str]:
     """``corporation``'s units on the board ``phase`` left."""
     state = dict(states(judge, GAME))[phase]
     return sorted(str(placed.unit) for placed in state.position.units.values() if placed.power == corporation)
+
+
+def own_lines(judge: Judge, phase: str, investor: str) -> list[str]:
+    """The lines of ``investor``'s own part of the sheet standing in ``phase``."""
+    with judge.db.transaction() as session:
+        game = session.scalars(select(Game).where(Game.name == GAME)).one()
+        return stored.sheets(session, game, phase)[investor].own
 
 
 def phase(judge: Judge) -> str | None:
@@ -81,6 +101,33 @@ def test_X81_builds_sent_ahead_with_the_fall_sheets_close_the_adjustments_at_the
     assert units_after(judge, "W1901A", "FRANCE") == ["A BEL", "A PAR", "A SPA", "F BRE", "F POR"]
     assert units_after(judge, "W1901A", "GERMANY") == ["A BER", "A DEN", "A MAR", "A MUN", "F HOL", "F KIE"]
     assert "W1901A was played from orders given ahead" in mails_to(judge, "ANN", f"{GAME} W1901A results").body
+
+
+def test_3_an_offer_sent_ahead_for_the_fall_is_read_as_the_sheet_sent_when_the_fall_opens(tmp_path: Path) -> None:
+    """ANN sends her 3.4 offer (4 AgP to France's A SPA to go to MAR) with her 3.3 sheet: when F1901M opens it
+    is her sheet for it, so the fall waits for BOB's and CAT's alone, and plays as in the worked year:
+    Germany's A BUR takes MAR, France holds BEL, SPA and POR."""
+    judge = spring(tmp_path)
+    send_as(judge, GAME, "ANN", "2 : A MUN - RUH", "PHASE F1901M", "4 : A SPA - MAR")
+    assert judge.outcome_of("PHASE F1901M") == ("ok", "BLOCK_KEPT")
+    spring_sheets(judge)
+    assert phase(judge) == "F1901M"
+    read = mails_to(judge, "ANN", f"{GAME}: your lines for F1901M, read now").body
+    assert "sheet accepted for F1901M" in read
+    assert own_lines(judge, "F1901M", "ANN") == ["4 : A SPA - MAR"]
+    send_as(judge, GAME, "BOB", *FRANCE_FALL)
+    send_as(judge, GAME, "CAT", *GERMANY_FALL)
+    assert phase(judge) == "W1901A"
+    assert units_after(judge, "F1901M", "FRANCE") == ["A BEL", "A SPA", "F POR"]
+    assert units_after(judge, "F1901M", "GERMANY") == ["A DEN", "A MAR", "F HOL"]
+
+
+def test_list_shows_an_investor_its_own_blocks_waiting_and_nobody_else(tmp_path: Path) -> None:
+    judge = fall(tmp_path)
+    send_as(judge, GAME, "BOB", "PHASE W1901A", "FOR FRANCE", "BUILD A PAR", "END")
+    listed = send_as(judge, GAME, "BOB", f"LIST {GAME}").body
+    assert "your lines waiting for W1901A (PHASE W1901A), read when it opens:" in listed
+    assert "BUILD A PAR" not in send_as(judge, GAME, "CAT", f"LIST {GAME}").body
 
 
 def test_a_build_on_a_centre_lost_in_the_fall_is_left_out_and_answered_when_the_adjustments_open(
