@@ -131,14 +131,21 @@ def read_ahead(session: Session, game: Game, seat: str, lines: Sequence[str]) ->
             due = adjustment_count(position, corporation)
             left = room.setdefault(corporation, abs(due))
             if left <= 0:
-                taken.append((line, None, f"{corporation}'s centres allow {due} build(s) now, and the lines before "
-                              "it took them" if due > 0 else f"{corporation} must remove {-due} unit(s) now, and the "
-                              "lines before it did"))
+                taken.append((line, None, _no_room(corporation, due)))
                 continue
             room[corporation] = left - 1
         why = "" if text == first else f"{first} is not possible now, and the first alternative that is was taken"
         taken.append((line, text, why))
     return taken
+
+
+def _no_room(corporation: str, due: int) -> str:
+    """Why an adjustment is left out once ``corporation``'s ``due`` builds (or removals) are taken."""
+    if due > 0:
+        return f"{corporation}'s centres allow {due} build(s) now, and the lines before it took them"
+    if due < 0:
+        return f"{corporation} must remove {-due} unit(s) now, and the lines before it did"
+    return f"{corporation} has no build or removal to make now"
 
 
 def _part_error(game_map: GameMap, words: list[str]) -> str | None:
