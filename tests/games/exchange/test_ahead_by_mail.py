@@ -231,3 +231,23 @@ def test_E40_a_block_is_seen_by_its_investor_alone_until_its_phase_results(tmp_p
     for mail in judge.all_mail():
         if mail.to in (address("ANN"), address("CAT")):
             assert "BUILD F BRE" not in mail.body
+
+
+def test_a_retreat_block_with_alternatives_is_kept_and_dropped_when_nobody_is_dislodged(tmp_path: Path) -> None:
+    """BOB's F1901R block names alternatives for A SPA (kept for its shape: units and money are not checked
+    ahead); F1901M dislodges nobody, so F1901R is skipped and BOB is told his lines were not used."""
+    judge = fall(tmp_path)
+    send_as(judge, GAME, "BOB", *FRANCE_FALL, "PHASE F1901R", "FOR FRANCE", "A SPA - GAS | POR | D", "END")
+    assert judge.outcome_of("PHASE F1901R") == ("ok", "BLOCK_KEPT")
+    send_as(judge, GAME, "CAT", *GERMANY_FALL)
+    assert phase(judge) == "W1901A"
+    assert blocks(judge) == {}
+    told = mails_to(judge, "BOB", f"{GAME}: your lines for F1901R were not used").body
+    assert "went on to W1901A without playing F1901R" in told
+
+
+def test_alternatives_are_refused_in_an_adjustment_block(tmp_path: Path) -> None:
+    judge = fall(tmp_path)
+    send_as(judge, GAME, "BOB", "PHASE W1901A", "FOR FRANCE", "BUILD A PAR | BUILD F BRE", "END")
+    assert judge.answer("BUILD A PAR | BUILD F BRE").message.endswith("alternatives (|) are given only for a retreat")
+    assert blocks(judge) == {}
