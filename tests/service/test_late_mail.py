@@ -90,7 +90,7 @@ def test_a_mail_answering_the_results_that_opened_the_phase_now_acts_on_it(tmp_p
     assert kind.kept(judge, kind.second) != []
 
 
-BLOCKS = ("payola", "machiavelli")
+BLOCKS = ("payola", "machiavelli", "exchange")
 """The kinds that keep a seat's lines for a later phase (``PHASE <later phase>`` opens a block,
 `judge.service.incoming.ahead`); in the others such a line says the whole mail is for that phase."""
 

@@ -52,7 +52,7 @@ from judge.api import (
 )
 from judge.engine.map import available_maps
 from judge.engine.position import Phase
-from judge.games.exchange import handlers, lifecycle, mails, pages, reading, sheets, stored, views
+from judge.games.exchange import ahead, handlers, lifecycle, mails, pages, reading, sheets, stored, views
 from judge.games.exchange.core.accounts import resign
 from judge.games.exchange.core.views import ceo_view
 from judge.games.exchange.form import form_parts
@@ -149,6 +149,9 @@ class ExchangePhases(Phases):
         except ValueError:
             return None
 
+    def following(self, game: Game, phase: str) -> tuple[str, ...]:
+        return ahead.following(phase)
+
     def length_of(self, phase: str) -> str:
         return {"X": "exchange", "M": "movement", "R": "retreat", "A": "adjustment"}[phase[-1]]
 
@@ -205,6 +208,13 @@ class ExchangeCommands(Commands):
 
     def close_block(self, turn: Turn) -> None:
         sheets.accept_mail(turn)
+
+    def check_ahead(self, game: Game, phase: str, command: Command) -> str | None:
+        return ahead.check_ahead(game, phase, command)
+
+    def read_ahead(self, session: Session, game: Game, seat: str,
+                   lines: Sequence[str]) -> list[tuple[str, str | None, str]]:
+        return ahead.read_ahead(session, game, seat, lines)
 
     def status(self, turn: Turn) -> list[str]:
         return handlers.status_lines(turn)

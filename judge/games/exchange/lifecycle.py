@@ -221,8 +221,11 @@ def is_complete(session: Session, game: Game) -> bool:
     """Whether the open phase closes now, before its deadline (see the module's header; the host's
     WAIT holds it to its deadline, `judge.service.hosting.host.closes_early`)."""
     row = api.current_phase(session, game)
-    if row is None or row.status != "open":
-        return False
+    return row is not None and row.status == "open" and _all_in(session, game, row)
+
+
+def _all_in(session: Session, game: Game, row: PhaseRow) -> bool:
+    """Whether every submission the phase of ``row`` waits for from an investor someone plays is in."""
     state = stored.state_of(row)
     now_step = step(state)
     played = stored.played(session, game)
@@ -235,12 +238,14 @@ def is_complete(session: Session, game: Game) -> bool:
 
 
 def closes_at_next_tick(session: Session, game: Game, row: PhaseRow) -> bool:
-    """A retreat or adjustment phase in which no CEO someone plays has anything to order."""
+    """A retreat or adjustment phase in which no CEO someone plays has anything to order, or a phase
+    whose every submission is in as it opens: the lines its investors sent ahead for it, read when it
+    opened (`judge.games.exchange.ahead`), with no mail to complete it."""
     state = stored.state_of(row)
-    if step(state) not in (Step.RETREAT, Step.ADJUSTMENT):
-        return False
-    played = stored.played(session, game)
-    return not any(e.investor in played for e in expected(state))
+    if step(state) in (Step.RETREAT, Step.ADJUSTMENT) and not any(
+            e.investor in stored.played(session, game) for e in expected(state)):
+        return True
+    return _all_in(session, game, row)
 
 
 def notice(session: Session, game: Game, row: PhaseRow, investor: str, which: str, until: datetime,
