@@ -28,9 +28,20 @@ def _started(stat: list[str]) -> str | None:
     return stat[19] if len(stat) > 19 else None
 
 
+_HOLDER: list[int] = []  # the process this one's claims name, where not itself (`claim_for`)
+
+
+def claim_for(pid: int) -> None:
+    """Make this process's claims name process ``pid`` (a deadline worker's: its judge, whose daemon
+    settles the claims of a worker it lost, `judge.service.running.workers`; only when that judge has
+    ended too may a judge started again take them at once)."""
+    _HOLDER[:] = [pid]
+
+
 def claimant() -> str:
-    """This process as its claims name it: ``host pid N started T``."""
-    return f"{socket.gethostname()} pid {os.getpid()} started {_started(_stat(os.getpid())) or '?'}"[:200]
+    """This process as its claims name it: ``host pid N started T`` (its judge's, in a worker)."""
+    pid = _HOLDER[0] if _HOLDER else os.getpid()
+    return f"{socket.gethostname()} pid {pid} started {_started(_stat(pid)) or '?'}"[:200]
 
 
 def gone(claimed_by: str | None) -> bool:

@@ -51,6 +51,7 @@ from datetime import datetime
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
+from judge.service.claimants import claim_for
 from judge.service.config import Settings
 from judge.service.hosting.kinds import SESSION_KEY, Kinds
 from judge.service.logs import log_to
@@ -305,6 +306,7 @@ def _worker_main(pipe: Connection, settings: Settings, kinds: Kinds, stopping: A
     ended: `judge.service.running.app.claim_next`)."""
     os.nice(NICE)
     daemon = os.getppid()
+    claim_for(daemon)  # its claims are its judge's: a worker lost while its judge lives is the daemon's to settle
     repeats = log_to(settings.log_file)
     db = Database(settings.database_url, {SESSION_KEY: kinds}, holding)
     gc.freeze()  # what start-up made lives as long as the process: the collector's full passes skip it
