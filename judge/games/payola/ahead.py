@@ -28,13 +28,14 @@ from sqlalchemy.orm import Session
 
 from judge import api
 from judge.api import Command, Game
-from judge.engine.legal import adjustment_count, check_order
+from judge.engine.legal import adjustment_count
 from judge.engine.map import load_map
-from judge.engine.orders import Build, Disband, Order, OrderSyntaxError, PhaseKind, Remove, parse_order
-from judge.engine.position import Phase, Position
+from judge.engine.orders import Build, Disband, OrderSyntaxError, PhaseKind, Remove, parse_order
+from judge.engine.position import Phase
 from judge.games.payola import commands, lifecycle
 from judge.games.payola.commands import OfferLine, OrderLine
 from judge.games.payola.lifecycle import free_home_centers
+from judge.payola.ahead_orders import choices, first_possible
 from judge.payola.offers import shape_error
 
 CYCLE = 5
@@ -68,7 +69,7 @@ def check_ahead(game: Game, phase: str, command: Command) -> str | None:
                 "PHASE block to do it now")
     if kind is PhaseKind.MOVEMENT and not options.loyal_units:
         return f"in a movement phase units are bribed, not ordered: send offers for {phase}"
-    first, *alternatives = _choices(command.text)
+    first, *alternatives = choices(command.text)
     if alternatives and kind is not PhaseKind.RETREAT:
         return "alternatives (|) are given only for a retreat"
     try:
@@ -96,8 +97,8 @@ def read_ahead(session: Session, game: Game, seat: str, lines: Sequence[str]) ->
         if not isinstance(commands.read(line, game.variant), OrderLine):  # WAIT: the host's
             taken.append((line, line, ""))
             continue
-        first, *alternatives = _choices(line)
-        chosen = _first_possible(position, seat, [first, *alternatives])
+        first, *alternatives = choices(line)
+        chosen = first_possible(position, seat, [first, *alternatives])
         if isinstance(chosen, str):
             taken.append((line, None, chosen))
             continue
@@ -113,38 +114,3 @@ def read_ahead(session: Session, game: Game, seat: str, lines: Sequence[str]) ->
         taken.append((line, text, why))
     return taken
 
-
-def _choices(line: str) -> list[str]:
-    """A retreat line's orders, the first as written and each ``|`` alternative made whole for its unit:
-    ``A BUR - PAR | BEL | D`` is ``A BUR - PAR``, ``A BUR - BEL``, ``A BUR D``."""
-    first, *alternatives = (part.strip() for part in line.split("|"))
-    if not alternatives:
-        return [first]
-    words = first.split()
-    unit = " ".join(words[:2] if words and words[0].upper() in ("A", "F", "ARMY", "FLEET") else words[:1])
-    whole = []
-    for alternative in alternatives:
-        if alternative.upper() in ("D", "DISBAND"):
-            whole.append(f"{unit} D")
-        elif alternative.startswith("-"):
-            whole.append(f"{unit} {alternative}")
-        else:
-            whole.append(f"{unit} - {alternative}")
-    return [first, *whole]
-
-
-def _first_possible(position: Position, power: str, texts: Sequence[str]) -> tuple[str, Order] | str:
-    """The first of ``texts`` (one unit's orders, best first) that ``power`` may give now, with its order;
-    else why the first may not."""
-    why = ""
-    for text in texts:
-        try:
-            order = parse_order(text, position.game_map, position.phase.kind)
-        except OrderSyntaxError as exc:
-            why = why or str(exc)
-            continue
-        verdict = check_order(position, power, order)
-        if verdict.illegal is None:
-            return text, order
-        why = why or verdict.illegal.message
-    return why
