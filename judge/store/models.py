@@ -343,6 +343,29 @@ class AheadBlock(Base):
     accepted_at: Mapped[datetime] = mapped_column(DateTime)  # when the judge's mail server accepted its mail
 
 
+class RatingRow(Base):
+    """A person's rating (``person``: a mailbox, H4) in one kind of game (``kind``; ``""``: every
+    kind), as openskill keeps it (`judge.service.rating`): ``mu``, ``sigma`` and the games rated."""
+
+    __tablename__ = "ratings"
+
+    person: Mapped[str] = mapped_column(String(320), primary_key=True)
+    kind: Mapped[str] = mapped_column(String(20), primary_key=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer)
+
+
+class RatedGame(Base):
+    """A finished game the ratings count (`judge.service.hosting.ratings`), and when it ended: the
+    games are rated in that order."""
+
+    __tablename__ = "rated_games"
+
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    ended_at: Mapped[datetime] = mapped_column(DateTime)
+
+
 class Secret(Base):
     """A secret of the judge, made by the migration that added it and shared by every process
     on the database: ``verp`` keys the tags of the judge's bounce addresses (`judge.mail.dsn`)."""

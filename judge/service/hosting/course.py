@@ -39,7 +39,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from judge.service.config import Settings
-from judge.service.hosting import host, records, silent_seats
+from judge.service.hosting import host, ratings, records, silent_seats
 from judge.service.hosting.kinds import Closing, PhaseChange, Publication, kind_of
 from judge.service.outgoing.outbox import queue
 from judge.service.states import RUNNING, Event, GameError, GameState, move, state_of
@@ -130,6 +130,8 @@ def close(session: Session, game: Game, settings: Settings, now: datetime, *, ca
         if change.next_phase is None:
             end(session, game, settings, now, change.result or "the game has ended", change.winner,
                 preface=closing.preface, closed=True, drawn=change.drawn)
+    if change.next_phase is None:
+        ratings.catch_up(session)  # once the closing has written its phase's lines in the records
     if change.next_phase is not None and (result := last.result if last is not None else
                                           silent_seats.desertion(session, game, change.phase)):
         end(session, game, settings, now, result, deserted=True)  # H1
@@ -145,7 +147,8 @@ def end(session: Session, game: Game, settings: Settings, now: datetime, result:
     (``drawn``, kept in its settings for its record and the hall of fame) kept, its story told, its
     players' records told it finished if it counts (`records.finished`; a deserted game counts on
     nobody's record), and everything its rules kept secret published to everyone who played, its
-    master and its observers (`publish`), once it has started.  Returns what was published (None:
+    master and its observers (`publish`), once it has started, and its players rated
+    (`judge.service.hosting.ratings`).  Returns what was published (None:
     the game had not started)."""
     started = game.phase is not None
     move(game, Event.END)
@@ -162,6 +165,8 @@ def end(session: Session, game: Game, settings: Settings, now: datetime, result:
     publication = kind_of(session, game).publication(session, game)
     publish(session, game, settings, now, subject=f"{game.name} has ended", headline=f"has ended: {result}",
             publication=publication, preface=preface)
+    if not closed:  # a closing rates the game once its phase's lines are written (`close`)
+        ratings.catch_up(session)
     return publication
 
 

@@ -257,7 +257,11 @@ def _operator_commands(commands: Any) -> list[argparse.ArgumentParser]:
                                "proof that it was judged right (a record from elsewhere)")
     replayed = commands.add_parser("replay", help="play a game's record again and say any phase judged otherwise")
     replayed.add_argument("file", type=Path, metavar="FILE", help="the game's whole record")
-    return [status, queue, resend, quarantine, prune, db, backup, restore, copy, export, imported, replayed]
+    rated = commands.add_parser("ratings", help="list the players' ratings, or --rebuild them from the finished games")
+    rated.add_argument("--rebuild", action="store_true",
+                       help="forget every rating and rate every finished game again, in the order they ended")
+    rated.add_argument("--kind", default="", metavar="KIND", help="the ratings in one kind of game (default: overall)")
+    return [status, queue, resend, quarantine, prune, db, backup, restore, copy, export, imported, replayed, rated]
 
 
 def _days(text: str) -> float:

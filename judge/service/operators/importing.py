@@ -62,7 +62,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from judge.service.config import Settings
-from judge.service.hosting import archive, host
+from judge.service.hosting import archive, host, ratings
 from judge.service.hosting.archive import RecordError, moment, raw_of
 from judge.service.hosting.course import ROLLBACK
 from judge.service.hosting.kinds import Kinds, kind_of, kinds_of
@@ -153,6 +153,7 @@ def import_record(db: Database, settings: Settings, record: Any, now: datetime, 
         if mine != theirs and (where := first_difference(theirs, mine)) is not None:
             raise RecordError(f"the game as imported differs from its record at {where}: the record does not "
                               "hold together as a game of this judge (judge import --replay says which phase)")
+        ratings.catch_up(session)  # a finished game is rated as if it had ended here, at its own end
         return moved(session, settings, game, now)
 
 

@@ -51,6 +51,7 @@ from judge.mail.redact import MASK, redact
 from judge.service.clock import now_on
 from judge.service.config import ConfigError, Settings
 from judge.service.datadir import REFUSED, OperatorError, RootRefused, data_dir_lock, refuse_root, shown_url
+from judge.service.hosting import ratings
 from judge.service.hosting.kinds import SESSION_KEY, Kinds
 from judge.service.incoming.handlers import process_mail
 from judge.service.incoming.handlers.mail import game_signed_on
@@ -58,6 +59,7 @@ from judge.service.incoming.intake import intake_path, untaken
 from judge.service.operators.backup import BACKUP, BACKUP_FAILED
 from judge.service.outgoing.outbox import drop_unused_blobs
 from judge.service.outgoing.sender import deliver_pending, transport_for
+from judge.service.rating import PROVISIONAL
 from judge.service.running.listening import Listener, listener
 from judge.service.states import GameState
 from judge.store.database import Database, downgrade, newest_version, schema_version, upgrade, versions
@@ -334,6 +336,26 @@ def _retry_doubts(session: Session, row: InboundMail) -> list[str]:
             doubts.append(f"{game.name} is now in {game.phase}, which began after the mail came: it would count "
                           f"for {game.phase}")
     return doubts
+
+
+# -- judge ratings ---------------------------------------------------------------------------------
+
+
+def rating_lines(db: Database, kind: str, *, rebuild: bool) -> list[str]:
+    """``judge ratings [--kind KIND] [--rebuild]``: every rated player's figure, games and
+    mailbox, best first (the operator's view: the pages name players, never by address);
+    ``--rebuild`` first forgets every rating and rates every finished game again
+    (`judge.service.hosting.ratings.rebuild`)."""
+    with db.transaction() as session:
+        lines = [f"ratings rebuilt from {ratings.rebuild(session)} finished game(s)"] if rebuild else []
+        table = ratings.table(session, kind)
+        lines += [f"{rating.figure:>5}{'?' if rating.provisional else ' '} {rating.games:>4} game(s)  {person}"
+                  for person, rating in table]
+        if not table:
+            lines.append(f"no player is rated{f' in {kind}' if kind else ''} yet")
+        elif any(rating.provisional for _, rating in table):
+            lines.append(f"?: provisional, fewer than {PROVISIONAL} rated games")
+    return lines
 
 
 # -- judge prune -----------------------------------------------------------------------------------
@@ -702,7 +724,7 @@ def main(args: argparse.Namespace, settings: Settings, kinds: Callable[[], Kinds
             lines, code = backup.main(args, settings, kinds())
         else:
             refuse_root(settings)
-            db = open_current(settings, kinds() if command == "quarantine" else None)
+            db = open_current(settings, kinds() if command in ("quarantine", "ratings") else None)
             try:
                 lines, code = _on_database(args, db, settings)
             finally:
@@ -734,6 +756,8 @@ def _on_database(args: argparse.Namespace, db: Database, settings: Settings) -> 
         return queue_lines(db, now, args.state, args.limit), 0
     if args.command == "prune":
         return prune(db, now, args.older_than), 0
+    if args.command == "ratings":
+        return rating_lines(db, args.kind, rebuild=args.rebuild), 0
     if args.command == "resend":
         if bool(args.ids) == args.all:
             raise OperatorError("give the numbers of the mails to send again (judge queue lists them), or --all")

@@ -1,0 +1,180 @@
+"""The players' ratings kept by the judge: each finished game rated once, in the order the games ended.
+
+Theory of operation.  The figures are `judge.service.rating`'s (openskill); this module reads what rates a
+game and keeps what it gives.  A game is rated when it ends (`catch_up`, in the transaction that ends it)
+if it counts for its players' records (`judge.service.hosting.records.counts`: its ``finished`` lines),
+is not deserted (H1) nor ANONYMOUS (its players are named nowhere, and a rating that moved at its end
+would name them), and its kind gives places (`result`).  Each person (a mailbox, H4) has a rating overall
+(kind ``""``) and one in each kind they have played (`RatingRow`).
+
+**What rates a game** is read from the players' records alone, so that a game imported from another
+judge, whose records come with it, is rated as it was played: the people of each seat are those with a
+line for it (a phase due, an abandonment, the game finished), each with the phases due they played
+(their share of the seat, `judge.service.rating.Share`), and an ``abandoned`` line marks one who
+abandoned it; the game ended when its ``finished`` lines were written.  The places are the kind's
+standings (`Pages.standings`: Payola's centres, Machiavelli's 4.2, Exchange Payola's E35, Pirates' gold),
+over which the game's result rules: a winner is first alone, the seats of a draw share first place, and
+the others follow in their standings' order; a kind with no standings places a winner first and every
+other seat second, the seats of a draw first and the rest second, and rates nobody when neither.
+
+**In the order they ended.**  Ratings depend on the order games are rated in; the judge rates them in
+the order they ended (then by game), so that `rebuild`, which forgets every rating and rates every
+finished game again in that order, gives exactly the ratings kept game by game.  A game that ends
+after every game rated is rated on its own; one that ended before the last rated (a game imported with
+an earlier end) makes `catch_up` rebuild them all, so it is rated as if it had ended here then.  The
+rows are written under a lock (the judge's ``verp`` secret's row, FOR UPDATE on PostgreSQL; SQLite's
+writes are one at a time), so two games ending at once do not rate from the same old figures.
+
+Nothing of a running game moves a rating: only a finished game is rated, after its end has published
+everything.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import Select, delete, func, select
+from sqlalchemy.orm import Session
+
+from judge.service.hosting.kinds import kind_of
+from judge.service.hosting.records import PHASE_LINES
+from judge.service.hosting.silent_seats import DESERTED
+from judge.service.mailbox import mailbox
+from judge.service.options import rules_of
+from judge.service.rating import NEWCOMER, Rating, Seat, Share, rate
+from judge.service.states import GameState
+from judge.store.models import Game, PlayerRecord, RatedGame, RatingRow, Secret
+
+OVERALL = ""
+"""The kind of the rating across every kind of game."""
+
+
+@dataclass(frozen=True)
+class Rated:
+    """A finished game as the ratings read it: when it ended and its seats' places and players
+    (none: it rates nobody)."""
+
+    game: Game
+    ended: datetime
+    seats: tuple[Seat, ...]
+
+
+def result(session: Session, game: Game) -> Rated | None:
+    """What rates ``game`` (see the module's header); None while it runs or if it never counted."""
+    if game.state != GameState.FINISHED:
+        return None
+    lines = session.execute(select(PlayerRecord.seat, PlayerRecord.address, PlayerRecord.what, PlayerRecord.at)
+                            .where(PlayerRecord.game_id == game.id)).all()
+    ends = [at for _, _, what, at in lines if what == "finished"]
+    if not ends:
+        return None
+    if game.settings.get(DESERTED) or rules_of(game).anonymous:
+        return Rated(game, min(ends), ())
+    phases: dict[tuple[str, str], int] = {}
+    left: set[tuple[str, str]] = set()
+    for seat, address, what, _ in lines:
+        phases[seat, address] = phases.get((seat, address), 0) + (what in PHASE_LINES)
+        if what == "abandoned":
+            left.add((seat, address))
+    places = _places(session, game, sorted({seat for seat, _ in phases}))
+    seats = tuple(Seat(seat, place, tuple(Share(address, phases[seat, address], (seat, address) in left)
+                                          for held, address in sorted(phases) if held == seat))
+                  for seat, place in places.items())
+    return Rated(game, min(ends), seats)
+
+
+def _places(session: Session, game: Game, seats: Sequence[str]) -> dict[str, int]:
+    """Each seat's place: the game's result over its kind's standings (see the module's header)."""
+    drawn: list[str] = game.settings.get("drawn", [])
+    first = [game.winner] if game.winner else list(drawn)
+    standings = kind_of(session, game).standings(session, game)
+    if not standings and not first:
+        return {}
+    order = [seat for seat in first if seat in seats] + [
+        standing.seat for standing in standings if standing.seat not in first and standing.seat in seats]
+    if not standings:
+        order += [seat for seat in seats if seat not in first]
+    was = {standing.seat: standing.place for standing in standings}
+    places: dict[str, int] = {}
+    for at, seat in enumerate(order, 1):
+        previous = order[at - 2] if at > 1 else None
+        tied = previous is not None and (
+            (seat in first and previous in first)
+            or (seat not in first and previous not in first and was.get(seat) == was.get(previous)))
+        places[seat] = places[previous] if tied and previous is not None else at
+    return places
+
+
+def catch_up(session: Session) -> None:
+    """Rate every finished game not yet rated, in the order they ended; rebuild every rating if one of
+    them ended before a game already rated (see the module's header)."""
+    session.execute(select(Secret).where(Secret.name == "verp").with_for_update())
+    waiting = [found for game in session.scalars(_finished().where(Game.id.not_in(select(RatedGame.game_id))))
+               if (found := result(session, game)) is not None]
+    if not waiting:
+        return
+    last = session.execute(select(RatedGame.ended_at, RatedGame.game_id)
+                           .order_by(RatedGame.ended_at.desc(), RatedGame.game_id.desc()).limit(1)).first()
+    if last is not None and min((found.ended, found.game.id) for found in waiting) < (last[0], last[1]):
+        rebuild(session)
+        return
+    for found in sorted(waiting, key=lambda found: (found.ended, found.game.id)):
+        _rate(session, found)
+
+
+def rebuild(session: Session) -> int:
+    """Forget every rating and rate every finished game again, in the order they ended; how many
+    games were rated."""
+    session.execute(delete(RatingRow))
+    session.execute(delete(RatedGame))
+    session.flush()
+    found = [rated for game in session.scalars(_finished()) if (rated := result(session, game)) is not None]
+    for rated in sorted(found, key=lambda rated: (rated.ended, rated.game.id)):
+        _rate(session, rated)
+    return sum(bool(rated.seats) for rated in found)
+
+
+def _finished() -> Select[Game]:
+    """The finished games that count for their players' records (their ``finished`` lines)."""
+    return select(Game).where(Game.state == GameState.FINISHED, Game.id.in_(
+        select(PlayerRecord.game_id).where(PlayerRecord.what == "finished")))
+
+
+def _rate(session: Session, rated: Rated) -> None:
+    """Rate one game, overall and in its kind, and mark it rated."""
+    session.add(RatedGame(game_id=rated.game.id, ended_at=rated.ended))
+    people = {share.person for seat in rated.seats for share in seat.players}
+    for kind in (OVERALL, rated.game.kind):
+        rows = {row.person: row for row in session.scalars(
+            select(RatingRow).where(RatingRow.kind == kind, RatingRow.person.in_(people)))}
+        known = {person: Rating(row.mu, row.sigma, row.games) for person, row in rows.items()}
+        for person, after in rate(known, rated.seats).items():
+            row = rows.get(person) or RatingRow(person=person, kind=kind)
+            row.mu, row.sigma, row.games = after.mu, after.sigma, after.games
+            session.add(row)
+    session.flush()
+
+
+def of(session: Session, address: str) -> dict[str, Rating]:
+    """The ratings of ``address``'s mailbox: overall (``""``) and in each kind it has played."""
+    return {row.kind: Rating(row.mu, row.sigma, row.games)
+            for row in session.scalars(select(RatingRow).where(RatingRow.person == mailbox(address)))}
+
+
+def overall(session: Session, address: str) -> Rating:
+    """The overall rating of ``address``'s mailbox (a newcomer's if it has none)."""
+    return of(session, address).get(OVERALL, NEWCOMER)
+
+
+def table(session: Session, kind: str = OVERALL) -> list[tuple[str, Rating]]:
+    """Every rated person's rating in ``kind`` (``""``: overall), best figure first."""
+    rows = session.scalars(select(RatingRow).where(RatingRow.kind == kind))
+    found = [(row.person, Rating(row.mu, row.sigma, row.games)) for row in rows]
+    return sorted(found, key=lambda pair: (-pair[1].figure, -pair[1].games, pair[0]))
+
+
+def rated_games(session: Session) -> int:
+    """How many finished games the ratings have counted."""
+    return int(session.scalar(select(func.count()).select_from(RatedGame)) or 0)
