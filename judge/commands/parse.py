@@ -368,9 +368,10 @@ class SetSilence:
 @dataclass(frozen=True)
 class SetGate:
     """``SET GATE OFF``, ``SET GATE ABANDONED n|OFF``, ``SET GATE ONTIME n%|OFF``, ``SET GATE
-    FINISHED n|OFF``: what a player's record must show to JOIN or TAKEOVER (`judge.service.hosting.records`)."""
+    FINISHED n|OFF``, ``SET GATE RATING n|OFF``: what a player's record (or rating) must show to JOIN or
+    TAKEOVER (`judge.service.hosting.records`)."""
 
-    gate: str  # off, abandoned, on_time, finished
+    gate: str  # off, abandoned, on_time, finished, rating
     value: float | None = None
 
 
@@ -419,6 +420,13 @@ FORM_ENDS = re.compile(r"%%\s*end\s+of\s+form\s*", re.IGNORECASE)
 @dataclass(frozen=True)
 class GetRecord:
     """``GET RECORD``: the sender's own record on this judge, and its public page."""
+
+
+@dataclass(frozen=True)
+class GetRating:
+    """``GET RATING [address]``: the sender's own ratings on this judge, or another person's public figure."""
+
+    address: str | None = None
 
 
 @dataclass(frozen=True)
@@ -705,6 +713,8 @@ def _whogame(_: str, args: list[str]) -> Command:
 def _get(_: str, args: list[str]) -> Command:
     if [a.upper() for a in args] == ["RECORD"]:
         return GetRecord()
+    if args and args[0].upper() == "RATING":
+        return _get_rating(args[1:])
     if not 1 <= len(args) <= 2 or args[0].upper() not in ("INFO", "RULES"):
         raise ValueError("expected GET INFO game or GET RULES game")
     return GetInfo(_game(args[1]) if len(args) == 2 else None)
@@ -780,7 +790,25 @@ SILENCE_USAGE = ("expected SET SILENCE ON|OFF, SET SILENCE DAILY ON|OFF, SET SIL
                  f"{MAX_EXTENSIONS}), SET SILENCE EXTENSION hours, SET SILENCE ABANDON n (0: never, up to "
                  f"{MAX_ABANDON})")
 MAX_GATE = 999  # abandoned seats or finished games a gate may count, at most
-GATE_USAGE = "expected SET GATE OFF, SET GATE ABANDONED n|OFF, SET GATE ONTIME n%|OFF or SET GATE FINISHED n|OFF"
+MAX_RATING_GATE = 3000  # the highest rating a gate may ask for (a rating reads like Elo's: 1000 a newcomer's)
+GATE_USAGE = ("expected SET GATE OFF, SET GATE ABANDONED n|OFF, SET GATE ONTIME n%|OFF, SET GATE FINISHED n|OFF or "
+              f"SET GATE RATING n|OFF (a rating from 0 to {MAX_RATING_GATE})")
+ADDRESS_MOST = 320
+"""The longest address a command may name (RFC 5321's 64 + 1 + 255), as the judge's columns keep it."""
+
+
+def _get_rating(rest: list[str]) -> GetRating:
+    if not rest:
+        return GetRating()
+    if len(rest) > 1:
+        raise ValueError("expected GET RATING, or GET RATING followed by one address")
+    address = rest[0].strip("<>")
+    if len(address) > ADDRESS_MOST:
+        raise ValueError(f"an address is at most {ADDRESS_MOST} characters long, and this one has {len(address)}")
+    local, at, domain = address.rpartition("@")
+    if not at or not local or "." not in domain:
+        raise ValueError(f"'{address[:80]}' is no mail address (name@example.org)")
+    return GetRating(address)
 
 
 def _silence(rest: list[str]) -> SetSilence:
@@ -802,7 +830,8 @@ def _silence(rest: list[str]) -> SetSilence:
 def _gate(rest: list[str]) -> SetGate:
     if rest == ["OFF"]:
         return SetGate("off")
-    gate = {"ABANDONED": "abandoned", "ONTIME": "on_time", "ON-TIME": "on_time", "FINISHED": "finished"}.get(
+    gate = {"ABANDONED": "abandoned", "ONTIME": "on_time", "ON-TIME": "on_time", "FINISHED": "finished",
+            "RATING": "rating"}.get(
         rest[0] if rest else "")
     if gate is None or len(rest) != 2:
         raise ValueError(GATE_USAGE)
@@ -810,7 +839,7 @@ def _gate(rest: list[str]) -> SetGate:
         return SetGate(gate)
     if gate == "on_time":
         return SetGate(gate, float(read_count(rest[1].removesuffix("%"), 100, GATE_USAGE)))
-    return SetGate(gate, float(read_count(rest[1], MAX_GATE, GATE_USAGE)))
+    return SetGate(gate, float(read_count(rest[1], MAX_RATING_GATE if gate == "rating" else MAX_GATE, GATE_USAGE)))
 
 
 PRESS_COLOURS = ("NONE", "WHITE", "GREY", "WHITE/GREY", "GREY/WHITE")

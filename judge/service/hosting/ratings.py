@@ -38,7 +38,7 @@ from datetime import datetime
 from sqlalchemy import Select, delete, func, select
 from sqlalchemy.orm import Session
 
-from judge.service.hosting.kinds import kind_of
+from judge.service.hosting.kinds import Kinds, kind_of
 from judge.service.hosting.records import PHASE_LINES
 from judge.service.hosting.silent_seats import DESERTED
 from judge.service.mailbox import mailbox
@@ -155,6 +155,17 @@ def _rate(session: Session, rated: Rated) -> None:
             row.mu, row.sigma, row.games = after.mu, after.sigma, after.games
             session.add(row)
     session.flush()
+
+
+def title(kinds: Kinds, kind: str) -> str:
+    """What a rating's ``kind`` is called: "every kind" overall, else the kind's title (its name, for
+    a kind this judge no longer hosts)."""
+    if kind == OVERALL:
+        return "every kind"
+    try:
+        return kinds.named(kind).title
+    except KeyError:
+        return kind
 
 
 def of(session: Session, address: str) -> dict[str, Rating]:

@@ -46,6 +46,7 @@ from sqlalchemy import case, delete, func, select
 from sqlalchemy.orm import Session
 
 from judge.service.mailbox import mailbox
+from judge.service.rating import PROVISIONAL
 from judge.service.templates import counted
 from judge.store.models import Game, PhaseRow, Player, PlayerRecord, Secret
 
@@ -56,7 +57,7 @@ PHASE_LINES = ("on_time", "late", "missed")
 """The lines a phase gives the seats due in it, which a ROLLBACK drops for the phases played again."""
 BEGINNER = 10
 """Phases due below which a record is a beginner's: its share on time says little yet."""
-GATES = ("abandoned", "on_time", "finished")
+GATES = ("abandoned", "on_time", "finished", "rating")
 
 
 @dataclass(frozen=True)
@@ -192,7 +193,7 @@ def finished(session: Session, game: Game, now: datetime, *, closed: bool = Fals
 def gates_of(game: Game) -> dict[str, float]:
     """The game's entry gates: ``abandoned`` (at most so many seats abandoned in the last year),
     ``on_time`` (at least so many percent of the phases due in the last year on time),
-    ``finished`` (at least so many games finished)."""
+    ``finished`` (at least so many games finished), ``rating`` (a rating at least so high, not provisional)."""
     found: dict[str, float] = game.settings.get("gates", {})
     return found
 
@@ -209,7 +210,9 @@ def gate_words(game: Game) -> list[str]:
     gates = gates_of(game)
     words = {"abandoned": lambda n: f"at most {n:g} seat{'s' if n != 1 else ''} abandoned in the last year",
              "on_time": lambda n: f"at least {n:g}% of the phases due in the last year on time",
-             "finished": lambda n: f"at least {n:g} game{'s' if n != 1 else ''} played to the end"}
+             "finished": lambda n: f"at least {n:g} game{'s' if n != 1 else ''} played to the end",
+             "rating": lambda n: f"a rating of at least {n:g}, no longer provisional (at least {PROVISIONAL} rated "
+                                 "games)"}
     return [words[gate](gates[gate]) for gate in GATES if gate in gates]
 
 
@@ -233,7 +236,22 @@ def refusal(session: Session, game: Game, address: str, now: datetime) -> str | 
         least = gates["finished"]
         why.append(f"it takes players who have played at least {least:g} {'game' if least == 1 else 'games'} to "
                    f"the end, and your record shows {record.finished}")
+    if "rating" in gates and (refused := _rating_refusal(session, address, gates["rating"])):
+        why.append(refused)
     return f"{game.name} has entry gates: " + "; ".join(why) if why else None
+
+
+def _rating_refusal(session: Session, address: str, least: float) -> str | None:
+    """Why ``address``'s rating does not pass a gate of ``least``: too low, or still provisional."""
+    from judge.service.hosting import ratings  # it reads the records' lines: imported when a gate asks
+
+    rating = ratings.overall(session, address)
+    if rating.provisional:
+        return (f"it takes players rated at least {least:g}, from at least {PROVISIONAL} rated games, and your "
+                f"rating is provisional ({rating.figure}, from {counted(rating.games, 'rated game')})")
+    if rating.figure < least:
+        return f"it takes players rated at least {least:g}, and your rating is {rating.figure}"
+    return None
 
 
 # -- the public page ----------------------------------------------------------------------------------

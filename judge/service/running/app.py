@@ -35,7 +35,7 @@ from sqlalchemy.orm import Session
 
 from judge.service.claimants import claimant, gone
 from judge.service.config import Settings
-from judge.service.hosting import archive, course, host, silent_seats
+from judge.service.hosting import archive, course, host, ratings, silent_seats
 from judge.service.hosting.kinds import SESSION_KEY, Kinds, kind_of
 from judge.service.hosting.schedule import reschedule
 from judge.service.incoming.handlers import ahead, process_mail, receive
@@ -328,6 +328,13 @@ def overdue(db: Database, now: datetime) -> list[tuple[datetime, str]]:
         due = [(game.deadline + timedelta(hours=host.duration(game, "grace")), game.name) for game in active
                if game.deadline is not None]
     return sorted(item for item in due if item[0] <= now)
+
+
+def rate_finished(db: Database) -> None:
+    """At start: rate the finished games not yet rated (`ratings.catch_up`): after the upgrade that
+    brought the ratings, every game finished before it, in the order they ended."""
+    with db.transaction() as session:
+        ratings.catch_up(session)
 
 
 def catch_up(db: Database, settings: Settings, now: datetime, games: list[tuple[datetime, str]],

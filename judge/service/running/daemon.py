@@ -114,6 +114,7 @@ from judge.service.running.app import (
     next_due,
     open_database,
     overdue,
+    rate_finished,
     settling_mail,
     still_waiting,
     unapplied_mail,
@@ -368,6 +369,7 @@ class Daemon:
         before = await self.in_thread(heard, self.db)  # who listened until this start, and since when
         await self.in_thread(listening, self.db, self.clock(), whoami(self.settings, self.port), True)
         await self.in_thread(recover, self.db, self.settings, self.transport, self.clock())
+        await self.in_thread(rate_finished, self.db)
         started = self.clock()
         self.deadline_clock.hold(await self.in_thread(overdue, self.db, started), before, started,
                                  "while the judge was down")

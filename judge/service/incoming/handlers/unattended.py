@@ -16,12 +16,13 @@ from dataclasses import replace
 from judge.commands import parse as cmd
 from judge.commands.parse import parse_duration
 from judge.service.dispatch import ANYONE, MASTER, Entry
-from judge.service.hosting import records, silence
+from judge.service.hosting import ratings, records, silence
 from judge.service.hosting.kinds import GameKind
 from judge.service.hosting.weekly import read_rule
 from judge.service.incoming.handlers.conversation import Conversation
+from judge.service.rating import PROVISIONAL, Rating
 from judge.service.states import GameState
-from judge.service.templates import duration
+from judge.service.templates import counted, duration
 from judge.web.public import player_url
 
 
@@ -127,10 +128,36 @@ def get_record(talk: Conversation, text: str, _: cmd.GetRecord) -> None:
     talk.echo(text, "info", "", lines)
 
 
+def get_rating(talk: Conversation, text: str, command: cmd.GetRating) -> None:
+    """GET RATING [address]: the sender's own ratings (overall and in each kind), or another
+    person's public figures; the same answer for an address the judge has never seen as for one
+    with no rated game, so that it tells no more than the hall of fame does."""
+    own = command.address is None
+    address = talk.mail.reply_to if command.address is None else command.address
+    found = ratings.of(talk.session, address)
+    whose = f"your ratings on this judge ({address})" if own else f"the ratings of {address} on this judge"
+    if not found:
+        lines = [f"{whose}: no rated game yet. A player is rated when a game they played ends, and the rating is "
+                 f"provisional until {PROVISIONAL} rated games."]
+    else:
+        lines = [f"{whose}:"] + [rating_line(ratings.title(talk.kinds, kind), rating)
+                                 for kind, rating in sorted(found.items())]
+        lines.append(f"A rating is the skill the games show, less three times the doubt about it, read like an Elo "
+                     f"rating: a newcomer starts at 1000. It is provisional (?) until {PROVISIONAL} rated games.")
+    talk.echo(text, "info", "", lines)
+
+
+def rating_line(title: str, rating: Rating) -> str:
+    """One rating in words: ``overall: 1234 from 7 rated games``, provisional marked."""
+    provisional = ", provisional" if rating.provisional else ""
+    return f"  {title}: {rating.figure} from {counted(rating.games, 'rated game')}{provisional}"
+
+
 COMMANDS = (
     Entry(cmd.SetClock, set_clock, MASTER, closed_after_the_end=True, announces=True),
     Entry(cmd.SetSilence, set_silence, MASTER, closed_after_the_end=True, announces=True),
     Entry(cmd.SetGate, set_gate, MASTER, closed_after_the_end=True),
     Entry(cmd.GetRecord, get_record, ANYONE, lookup=True),
+    Entry(cmd.GetRating, get_rating, ANYONE, lookup=True),
 )
 """The commands of this module, for the dispatcher (`judge.service.dispatch`)."""
