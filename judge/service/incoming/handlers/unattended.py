@@ -143,7 +143,7 @@ def get_rating(talk: Conversation, text: str, command: cmd.GetRating) -> None:
         lines = [f"{whose}:"] + [rating_line(ratings.title(talk.kinds, kind), rating)
                                  for kind, rating in sorted(found.items())]
         lines.append(f"A rating is the skill the games show, less three times the doubt about it, read like an Elo "
-                     f"rating: a newcomer starts at 1000. It is provisional (?) until {PROVISIONAL} rated games.")
+                     f"rating: a newcomer starts at 1000. It is provisional until {PROVISIONAL} rated games.")
     talk.echo(text, "info", "", lines)
 
 

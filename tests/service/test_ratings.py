@@ -1,0 +1,134 @@
+"""The players' ratings kept by the judge (`judge.service.hosting.ratings`): each finished game rated once,
+when it ends, from its places under its result; rebuilt the same from the records; asked for by mail and
+used as an entry gate.
+
+The figures are those of `tests.service.test_rating`: for three newcomers' seats, a winner alone gains
+2.869 (27.869) and the two sharing second place lose 1.434 each (23.566)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from sqlalchemy import select
+
+from judge.service.hosting import ratings
+from judge.store.models import RatedGame, RatingRow
+from tests.service.every_kind import MACHIAVELLI, PAYOLA, Kind
+from tests.support.harness import Judge
+from tests.support.people import ALICE, BOB, CAROL, GM
+
+
+def played(judge: Judge, kind: Kind) -> Judge:
+    """``kind``'s game on ``judge``, its first phase played at its deadline, every seat having sent its part."""
+    kind.begin(judge)
+    for seat, line in enumerate(kind.sent):
+        if line:
+            kind.send(judge, seat, line)
+    judge.later(kind.hours + 1)
+    judge.tick()
+    return judge
+
+
+def conceded_to_france(judge: Judge) -> Judge:
+    """Payola's g1 (France Alice, Germany Bob, England Carol) after S1901M, two days after its start:
+    the three concede it to France, who wins alone; Germany and England, three centres each, share second."""
+    played(judge, PAYOLA)
+    for seat in PAYOLA.seats:
+        judge.send(seat.address, f"{seat.signon}\nVOTE CONCEDE FRANCE")
+    return judge
+
+
+def table(judge: Judge) -> dict[tuple[str, str], tuple[float, float, int]]:
+    with judge.db.transaction() as session:
+        return {(row.person, row.kind): (row.mu, row.sigma, row.games) for row in session.scalars(select(RatingRow))}
+
+
+def test_a_concession_rates_its_winner_first_and_the_others_second_overall_and_in_the_kind(tmp_path: Path) -> None:
+    judge = conceded_to_france(Judge(tmp_path))
+    assert judge.last_to(ALICE).subject.endswith("has ended")
+    rated = table(judge)
+    assert {person for person, _ in rated} == {ALICE, BOB, CAROL}
+    for kind in ("", "payola"):
+        assert rated[ALICE, kind][0] == pytest.approx(27.869, abs=0.001)
+        assert rated[BOB, kind][0] == pytest.approx(23.566, abs=0.001) == rated[CAROL, kind][0]
+        assert rated[ALICE, kind][2] == 1
+
+
+def test_a_game_ended_within_a_day_rates_nobody(tmp_path: Path) -> None:
+    judge = PAYOLA.begin(Judge(tmp_path))
+    judge.terminate(GM, PAYOLA.master)
+    assert table(judge) == {}
+
+
+def test_a_deserted_game_rates_nobody(tmp_path: Path) -> None:
+    """H1: nobody sends anything for a whole phase of g1, the judge ends it deserted."""
+    judge = PAYOLA.begin(Judge(tmp_path))
+    judge.later(PAYOLA.hours + 1)
+    judge.tick()
+    with judge.db.transaction() as session:
+        assert session.scalars(select(RatedGame)).all() == []
+    assert table(judge) == {}
+
+
+def test_the_ratings_rebuilt_from_the_records_are_those_kept_game_by_game(tmp_path: Path) -> None:
+    """Payola's g1 conceded, then Machiavelli's m1 ended by its master after its first phase: Bob played
+    both.  Rebuilding forgets every rating and rates both games again in the order they ended."""
+    judge = conceded_to_france(Judge(tmp_path))
+    played(judge, MACHIAVELLI)
+    judge.terminate(GM, MACHIAVELLI.master)
+    kept = table(judge)
+    assert kept[BOB, ""][2] == 2 and kept[BOB, "payola"][2] == 1 and kept[BOB, "machiavelli"][2] == 1
+    with judge.db.transaction() as session:
+        assert ratings.rebuild(session) == 2
+    assert table(judge) == kept
+
+
+def test_get_rating_answers_ones_own_and_anothers_figures_in_words(tmp_path: Path) -> None:
+    """Alice won g1: mu 27.869, and sigma² shrinks by the factor ``1 - (sigma²/c²) * (sigma/c) * (1/3)(2/3)
+    = 1 - 0.26667 * 0.51640 * 0.22222 = 0.96940``: 69.444 * 0.96940 = 67.319, sigma 8.205.  Her figure is
+    1000 + 40 * (27.869 - 3 * 8.205) = 1130, provisional after one game."""
+    judge = conceded_to_france(Judge(tmp_path))
+    judge.send(ALICE, "GET RATING")
+    assert judge.outcome_of("GET RATING") == ("info", None)
+    said = judge.last_to(ALICE).body.splitlines()
+    assert f"  your ratings on this judge ({ALICE}):" in said
+    assert "    every kind: 1130 from 1 rated game, provisional" in said
+    assert "    Payola Diplomacy: 1130 from 1 rated game, provisional" in said
+    judge.send(BOB, f"GET RATING {ALICE}")
+    said = judge.last_to(BOB).body.splitlines()
+    assert f"  the ratings of {ALICE} on this judge:" in said
+    assert "    every kind: 1130 from 1 rated game, provisional" in said
+
+
+@pytest.mark.parametrize(("line", "words"), [
+    ("GET RATING nobody@example.org", "no rated game yet"),
+    ("GET RATING " + "a" * 4990 + "@example.org", "an address is at most 320 characters long"),
+    ("GET RATING not-an-address", "is no mail address"),
+    ("GET RATING a@example.org b@example.org", "expected GET RATING, or GET RATING followed by one address"),
+])
+def test_get_rating_of_an_unknown_or_unreadable_address_is_answered_in_words(
+        tmp_path: Path, line: str, words: str) -> None:
+    judge = Judge(tmp_path)
+    judge.send(ALICE, line)
+    assert words in " ".join(judge.last_to(ALICE).body.split())
+
+
+def test_a_rating_gate_refuses_a_provisional_player_and_says_why(tmp_path: Path) -> None:
+    judge = conceded_to_france(Judge(tmp_path))
+    judge.confirmed(ALICE, BOB)
+    judge.send(GM, "CREATE g2 gm-secret")
+    judge.send(GM, "SIGNON MASTER@g2 gm-secret\nSET GATE RATING 1100")
+    assert judge.outcome_of("SET GATE RATING 1100") == ("ok", None)
+    judge.send(ALICE, "JOIN g2 alice-pw2")
+    assert judge.outcome_of("JOIN g2 ****") == ("error", "ENTRY_GATE")
+    assert "your rating is provisional (1130, from 1 rated game)" in judge.answer("JOIN g2 ****").message
+
+
+@pytest.mark.parametrize("gate", ["-1", "1000000000", "12.5"])
+def test_a_rating_gate_out_of_bounds_is_answered_in_words(tmp_path: Path, gate: str) -> None:
+    judge = Judge(tmp_path)
+    judge.send(GM, "CREATE g2 gm-secret")
+    judge.send(GM, f"SIGNON MASTER@g2 gm-secret\nSET GATE RATING {gate}")
+    answer = judge.answer(f"SET GATE RATING {gate}")
+    assert answer.outcome == "error" and "SET GATE RATING n|OFF (a rating from 0 to 3000)" in (answer.message or "")
