@@ -11,7 +11,8 @@ by kind, each with how it ended, its standings by its kind's rules (`Pages.stand
 supply centers, Machiavelli's ranking by 4.2, Exchange's % control by E35; none for a game that
 ended deserted, ruling H1) and who played which
 seat, as the pages name the players (`judge.service.hosting.host.public_name`, never an address), and
-then each player's placings across them: games won, drawn and played, and each place.
+then each player's placings across them: games won, drawn and played, and each place; and the
+players' ratings (`rated`), across every kind and in each, as `judge.service.hosting.ratings` keeps them.
 
 A person is a mailbox (ruling H4): the placings are keyed by it, never by the name shown, so two
 people who share a name are two rows, and each game's seat links to its player's row (its
@@ -34,12 +35,13 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from judge.service.hosting import records
+from judge.service.hosting import ratings, records
 from judge.service.hosting.archive import public_record, publication_text
 from judge.service.hosting.kinds import kind_of
 from judge.service.hosting.silent_seats import DESERTED
 from judge.service.states import GameState
-from judge.store.models import Game, PhaseRow, PlayerRecord
+from judge.service.rating import Rating
+from judge.store.models import Game, PhaseRow, PlayerRecord, RatingRow
 from judge.web import public
 
 
@@ -120,4 +122,21 @@ def hall(session: Session, games: Sequence[Game], facts: Sequence[public.GameFac
                       for seat in shown["seats"]],
             "standings": [{"seat": s.seat, "place": ordinal(s.place), "score": s.score} for s in standings]})
     ranked = sorted(placings.values(), key=lambda p: (-p.won, -p.drawn, -p.played, p.player, p.anchor))
-    return {"kinds": sorted(kinds.items()), "placings": ranked}
+    return {"kinds": sorted(kinds.items()), "placings": ranked, "ratings": rated(session, placings, titles)}
+
+
+def rated(session: Session, placings: dict[str, Placing], titles: dict[str, str]) -> list[dict[str, Any]]:
+    """The ratings of the players the hall names (``placings``, by mailbox), best first: one table
+    across every kind, then one for each kind (`judge.service.hosting.ratings`); a player the hall
+    does not name (who played only unlisted or anonymous games) is in none."""
+    if not placings:
+        return []
+    found: dict[str, list[dict[str, Any]]] = {}
+    for row in session.scalars(select(RatingRow).where(RatingRow.person.in_(list(placings)))):
+        rating = Rating(row.mu, row.sigma, row.games)
+        found.setdefault(row.kind, []).append({
+            "player": placings[row.person].player, "anchor": placings[row.person].anchor, "figure": rating.figure,
+            "games": rating.games, "provisional": rating.provisional})
+    return [{"title": "Every kind" if kind == ratings.OVERALL else titles.get(kind, kind),
+             "rows": sorted(rows, key=lambda r: (-r["figure"], -r["games"], r["player"], r["anchor"]))}
+            for kind, rows in sorted(found.items())]

@@ -14,9 +14,11 @@ from sqlalchemy import select
 
 from judge.service.hosting import ratings
 from judge.store.models import RatedGame, RatingRow
+from judge.web.pages import web_root
 from tests.service.every_kind import MACHIAVELLI, PAYOLA, Kind
 from tests.support.harness import Judge
 from tests.support.people import ALICE, BOB, CAROL, GM
+from tests.web.page import read_page as read
 
 
 def played(judge: Judge, kind: Kind) -> Judge:
@@ -132,3 +134,16 @@ def test_a_rating_gate_out_of_bounds_is_answered_in_words(tmp_path: Path, gate: 
     judge.send(GM, f"SIGNON MASTER@g2 gm-secret\nSET GATE RATING {gate}")
     answer = judge.answer(f"SET GATE RATING {gate}")
     assert answer.outcome == "error" and "SET GATE RATING n|OFF (a rating from 0 to 3000)" in (answer.message or "")
+
+
+def test_the_hall_of_fame_shows_the_ratings_across_every_kind_and_in_each(tmp_path: Path) -> None:
+    """After g1's concession: Alice 1130 (see above); Bob and Carol, mu 23.566, and sigma² by the factor
+    ``1 - 0.26667 * 0.51640 * ((1/3)(2/3) + (1/2)(1/2)(1/2) + (1/2)(1/2)(1/2)) = 0.93497``: 64.928, sigma
+    8.058; figure 1000 + 40 * (23.566 - 3 * 8.058) = 975.7, shown 976; each provisional."""
+    judge = conceded_to_france(Judge(tmp_path, web=True))
+    hall = read(web_root(judge.settings) / "halloffame.html")
+    assert hall.heading("Ratings") and hall.heading("Every kind") and hall.heading("Payola Diplomacy")
+    shown = [table for table in hall.tables if table and table[0] == ["Player", "Rating", "Rated games"]]
+    assert len(shown) == 2 and shown[0] == shown[1]
+    assert shown[0][1:] == [["alice", "1130 (provisional)", "1"], ["bob", "976 (provisional)", "1"],
+                            ["carol", "976 (provisional)", "1"]]
