@@ -24,7 +24,7 @@ replaced by the game master) shares its result by their phases, as any successiv
 
 A rating is shown as one figure (`Rating.figure`): the mean less three times the uncertainty (openskill's
 ``ordinal``, a figure the player is very likely above), rescaled to read like an Elo rating (1000 for a
-newcomer, about 1700 for an average player with many games, 2000 and more for the strongest).  Below
+newcomer, climbing as the uncertainty shrinks with each game).  Below
 `PROVISIONAL` rated games it is provisional: shown as such, and no gate admits on it.
 """
 
