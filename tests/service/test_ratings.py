@@ -7,13 +7,16 @@ The figures are those of `tests.service.test_rating`: for three newcomers' seats
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 from sqlalchemy import select
 
-from judge.service.hosting import ratings
-from judge.store.models import RatedGame, RatingRow
+from judge.bootstrap import main
+from judge.service.hosting import archive, ratings
+from judge.service.operators import importing
+from judge.store.models import Game, RatedGame, RatingRow
 from judge.web.pages import web_root
 from tests.service.every_kind import MACHIAVELLI, PAYOLA, Kind
 from tests.support.harness import Judge
@@ -147,3 +150,36 @@ def test_the_hall_of_fame_shows_the_ratings_across_every_kind_and_in_each(tmp_pa
     assert len(shown) == 2 and shown[0] == shown[1]
     assert shown[0][1:] == [["alice", "1130 (provisional)", "1"], ["bob", "976 (provisional)", "1"],
                             ["carol", "976 (provisional)", "1"]]
+
+
+def test_a_game_imported_with_an_earlier_end_is_rated_as_if_it_had_ended_here_then(tmp_path: Path) -> None:
+    """g1 is conceded on one judge two days after its start; another judge plays m1 to its master's end
+    three days after its start, then imports g1: the ratings are rebuilt with g1 first, and are those of
+    a judge on which g1 ended before m1 (Bob played both: the order moves his overall rating)."""
+    here = conceded_to_france(Judge(tmp_path / "here"))
+    played(here, MACHIAVELLI)
+    here.terminate(GM, MACHIAVELLI.master)
+    first = conceded_to_france(Judge(tmp_path / "a"))
+    with first.db.transaction() as session:
+        record = json.loads(json.dumps(archive.export(session, first.settings, "g1")))
+    other = played(Judge(tmp_path / "b"), MACHIAVELLI)
+    other.terminate(GM, MACHIAVELLI.master)
+    assert table(other)[BOB, ""][2] == 1
+    importing.import_record(other.db, other.settings, record, other.now)
+    assert table(other) == table(here)
+    with other.db.transaction() as session:
+        order = session.execute(select(Game.name).join(RatedGame, RatedGame.game_id == Game.id)
+                                .order_by(RatedGame.ended_at)).scalars().all()
+    assert order == ["g1", "m1"]
+
+
+def test_judge_ratings_lists_the_figures_and_rebuilds_them_the_same(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    judge = conceded_to_france(Judge(tmp_path))
+    kept = table(judge)
+    assert main(["ratings", "--rebuild", "--data-dir", str(judge.settings.data_dir)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "ratings rebuilt from 1 finished game(s)"
+    assert out[1].split() == ["1130?", "1", "game(s)", ALICE]
+    assert out[-1] == "?: provisional, fewer than 5 rated games"
+    assert table(judge) == kept
