@@ -183,3 +183,10 @@ def test_judge_ratings_lists_the_figures_and_rebuilds_them_the_same(
     assert out[1].split() == ["1130?", "1", "game(s)", ALICE]
     assert out[-1] == "?: provisional, fewer than 5 rated games"
     assert table(judge) == kept
+
+
+def test_nothing_of_a_running_game_moves_a_rating(tmp_path: Path) -> None:
+    """g1's first phase played and its players' lines on their records: nobody is rated until it ends."""
+    judge = played(Judge(tmp_path), PAYOLA)
+    judge.send(ALICE, "GET RATING")
+    assert table(judge) == {} and "no rated game yet" in " ".join(judge.last_to(ALICE).body.split())
