@@ -39,8 +39,8 @@ from judge.service.hosting import ratings, records
 from judge.service.hosting.archive import public_record, publication_text
 from judge.service.hosting.kinds import kind_of
 from judge.service.hosting.silent_seats import DESERTED
-from judge.service.states import GameState
 from judge.service.rating import Rating
+from judge.service.states import GameState
 from judge.store.models import Game, PhaseRow, PlayerRecord, RatingRow
 from judge.web import public
 

@@ -35,7 +35,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import Select, delete, func, select
+from sqlalchemy import Select, delete, select
 from sqlalchemy.orm import Session
 
 from judge.service.hosting.kinds import Kinds, kind_of
@@ -43,7 +43,7 @@ from judge.service.hosting.records import PHASE_LINES
 from judge.service.hosting.silent_seats import DESERTED
 from judge.service.mailbox import mailbox
 from judge.service.options import rules_of
-from judge.service.rating import NEWCOMER, Rating, Seat, Share, rate
+from judge.service.rating import Rating, Seat, Share, rate
 from judge.service.states import GameState
 from judge.store.models import Game, PlayerRecord, RatedGame, RatingRow, Secret
 
@@ -174,18 +174,8 @@ def of(session: Session, address: str) -> dict[str, Rating]:
             for row in session.scalars(select(RatingRow).where(RatingRow.person == mailbox(address)))}
 
 
-def overall(session: Session, address: str) -> Rating:
-    """The overall rating of ``address``'s mailbox (a newcomer's if it has none)."""
-    return of(session, address).get(OVERALL, NEWCOMER)
-
-
 def table(session: Session, kind: str = OVERALL) -> list[tuple[str, Rating]]:
     """Every rated person's rating in ``kind`` (``""``: overall), best figure first."""
     rows = session.scalars(select(RatingRow).where(RatingRow.kind == kind))
     found = [(row.person, Rating(row.mu, row.sigma, row.games)) for row in rows]
     return sorted(found, key=lambda pair: (-pair[1].figure, -pair[1].games, pair[0]))
-
-
-def rated_games(session: Session) -> int:
-    """How many finished games the ratings have counted."""
-    return int(session.scalar(select(func.count()).select_from(RatedGame)) or 0)

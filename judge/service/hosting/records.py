@@ -46,9 +46,9 @@ from sqlalchemy import case, delete, func, select
 from sqlalchemy.orm import Session
 
 from judge.service.mailbox import mailbox
-from judge.service.rating import PROVISIONAL
+from judge.service.rating import NEWCOMER, PROVISIONAL, Rating
 from judge.service.templates import counted
-from judge.store.models import Game, PhaseRow, Player, PlayerRecord, Secret
+from judge.store.models import Game, PhaseRow, Player, PlayerRecord, RatingRow, Secret
 
 YEAR = timedelta(days=365)
 DAY = timedelta(days=1)
@@ -243,9 +243,8 @@ def refusal(session: Session, game: Game, address: str, now: datetime) -> str | 
 
 def _rating_refusal(session: Session, address: str, least: float) -> str | None:
     """Why ``address``'s rating does not pass a gate of ``least``: too low, or still provisional."""
-    from judge.service.hosting import ratings  # it reads the records' lines: imported when a gate asks
-
-    rating = ratings.overall(session, address)
+    row = session.get(RatingRow, (mailbox(address), ""))  # the overall rating (`judge.service.hosting.ratings`)
+    rating = Rating(row.mu, row.sigma, row.games) if row is not None else NEWCOMER
     if rating.provisional:
         return (f"it takes players rated at least {least:g}, from at least {PROVISIONAL} rated games, and your "
                 f"rating is provisional ({rating.figure}, from {counted(rating.games, 'rated game')})")
