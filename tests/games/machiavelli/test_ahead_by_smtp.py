@@ -189,10 +189,12 @@ def test_8_2_M30_a_block_overtaken_by_the_spring_is_answered_line_by_line_when_i
     assert "Florence A Florence (flo) - Pistoia (pst): advanced" in results
 
 
-def test_nothing_of_a_block_reaches_another_country_before_its_results(story: Story) -> None:
-    for country in ("Milan", "Venice"):
-        assert "bodyguard 12" not in story.to(country, "m1: your lines for SP1454C, read now")
-        assert "bodyguard 12" not in story.to(country, "m1 SP1454C results")
+def test_8_1_M66_florence_s_expenditure_sent_ahead_reaches_no_other_country(story: Story) -> None:
+    """Its bodyguard, an expenditure, is never disclosed: no mail to Milan or Venice names it, neither while the
+    block waits nor in the results; the game master reads it only in the results, with every statement."""
+    named = [(mail.to, mail.subject) for mail in story.mails if "bodyguard 12" in mail.body]
+    assert {to for to, _ in named} == {address("Florence"), "gm@example.org"}
+    assert [subject for to, subject in named if to == "gm@example.org"] == ["m1 SP1454C results"]
 
 
 # -- WAIT, the one correction -------------------------------------------------------------------------------------
