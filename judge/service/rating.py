@@ -1,12 +1,21 @@
 """A person's rating across the finished games of the judge: pure figures, from the places each game gave.
 
-Theory of operation.  A rating is what openskill's Plackett-Luce model keeps of a player (Weng and Lin's
-Bayesian approximation, the model Diplicity's rewrite chose: multi-player ranked outcomes, ties, no
-patent): a mean ``mu`` and an uncertainty ``sigma``, 25 and 25/3 for a newcomer.  A finished game is its
-seats' places (`Result`: shared places on a draw, 1, 1, 3), each seat with the people who played it and
-the share of its phases each played (`Share`); `rate` gives each of them a new rating, one game at a time,
-in the order the games ended, so that the same games always give the same ratings (`judge.service.hosting.ratings`
-replays them so).
+Theory of operation.  A rating is what openskill's Bradley-Terry model with full pairing keeps of a player
+(Weng and Lin's Bayesian approximation, the family Diplicity's rewrite chose: multi-player ranked outcomes,
+ties, no patent): a mean ``mu`` and an uncertainty ``sigma``, 25 and 25/3 for a newcomer.  A finished game
+is its seats' places (`Seat`: shared places on a draw, 1, 1, 3), each seat with the people who played it
+and the share of its phases each played (`Share`); `rate` gives each of them a new rating, one game at a
+time, in the order the games ended, so that the same games always give the same ratings
+(`judge.service.hosting.ratings` replays them so).
+
+**Which model, and its luck.**  Bradley-Terry with full pairing reads a game of seven as its 21 pairwise
+results (each seat above, level with or below each other), as a multi-player Elo does; Plackett-Luce, the
+other model the issue names, reads it as one chain of choices.  On the ratings bench
+(``bench/ratings_bench.py``, ``docs/performance/ratings.md``) the pairwise model ranks a community's hidden
+skills better on every seed tried, and far better where seats are taken over.  Its ``beta``, how much one
+game's performance strays from a player's skill, is 12.5: one and a half times a newcomer's uncertainty
+(25/3), the luck the bench assumes of a Diplomacy game (the power drawn, the neighbours and who stabs whom
+weigh more than one player's play), where openskill's default (25/6) assumes a game of chess's luck.
 
 A seat played by one person from start to end is openskill's own case: the seat is that person, rated
 against the others at its place.  A seat played by several people is, against the others, the blend of
@@ -33,10 +42,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from openskill.models import PlackettLuce
+from openskill.models import BradleyTerryFull
 
-MODEL = PlackettLuce()
-"""openskill's Plackett-Luce model on its defaults (mu 25, sigma 25/3, beta 25/6, tau 25/300)."""
+MODEL = BradleyTerryFull(beta=12.5)
+"""openskill's Bradley-Terry model with full pairing (mu 25, sigma 25/3, tau 25/300), ``beta`` 12.5 (see the
+module's header)."""
 PROVISIONAL = 5
 """Rated games below which a rating is provisional: shown so, and no gate admits on it."""
 ELO_BASE = 1000

@@ -3,7 +3,7 @@ when it ends, from its places under its result; rebuilt the same from the record
 used as an entry gate.
 
 The figures are those of `tests.service.test_rating`: for three newcomers' seats, a winner alone gains
-2.869 (27.869) and the two sharing second place lose 1.434 each (23.566)."""
+3.269 (28.269) and the two sharing second place lose 1.634 each (23.366); each sigma becomes 8.207."""
 
 from __future__ import annotations
 
@@ -55,8 +55,8 @@ def test_a_concession_rates_its_winner_first_and_the_others_second_overall_and_i
     rated = table(judge)
     assert {person for person, _ in rated} == {ALICE, BOB, CAROL}
     for kind in ("", "payola"):
-        assert rated[ALICE, kind][0] == pytest.approx(27.869, abs=0.001)
-        assert rated[BOB, kind][0] == pytest.approx(23.566, abs=0.001) == rated[CAROL, kind][0]
+        assert rated[ALICE, kind][0] == pytest.approx(28.269, abs=0.001)
+        assert rated[BOB, kind][0] == pytest.approx(23.366, abs=0.001) == rated[CAROL, kind][0]
         assert rated[ALICE, kind][2] == 1
 
 
@@ -90,20 +90,19 @@ def test_the_ratings_rebuilt_from_the_records_are_those_kept_game_by_game(tmp_pa
 
 
 def test_get_rating_answers_ones_own_and_anothers_figures_in_words(tmp_path: Path) -> None:
-    """Alice won g1: mu 27.869, and sigma² shrinks by the factor ``1 - (sigma²/c²) * (sigma/c) * (1/3)(2/3)
-    = 1 - 0.26667 * 0.51640 * 0.22222 = 0.96940``: 69.444 * 0.96940 = 67.319, sigma 8.205.  Her figure is
-    1000 + 40 * (27.869 - 3 * 8.205) = 1130, provisional after one game."""
+    """Alice won g1: mu 28.269, sigma 8.207.  Her figure is 1000 + 40 * (28.269 - 3 * 8.207) = 1145.9, shown
+    1146, provisional after one game."""
     judge = conceded_to_france(Judge(tmp_path))
     judge.send(ALICE, "GET RATING")
     assert judge.outcome_of("GET RATING") == ("info", None)
     said = judge.last_to(ALICE).body.splitlines()
     assert f"  your ratings on this judge ({ALICE}):" in said
-    assert "    every kind: 1130 from 1 rated game, provisional" in said
-    assert "    Payola Diplomacy: 1130 from 1 rated game, provisional" in said
+    assert "    every kind: 1146 from 1 rated game, provisional" in said
+    assert "    Payola Diplomacy: 1146 from 1 rated game, provisional" in said
     judge.send(BOB, f"GET RATING {ALICE}")
     said = judge.last_to(BOB).body.splitlines()
     assert f"  the ratings of {ALICE} on this judge:" in said
-    assert "    every kind: 1130 from 1 rated game, provisional" in said
+    assert "    every kind: 1146 from 1 rated game, provisional" in said
 
 
 @pytest.mark.parametrize(("line", "words"), [
@@ -127,7 +126,7 @@ def test_a_rating_gate_refuses_a_provisional_player_and_says_why(tmp_path: Path)
     assert judge.outcome_of("SET GATE RATING 1100") == ("ok", None)
     judge.send(ALICE, "JOIN g2 alice-pw2")
     assert judge.outcome_of("JOIN g2 ****") == ("error", "ENTRY_GATE")
-    assert "your rating is provisional (1130, from 1 rated game)" in judge.answer("JOIN g2 ****").message
+    assert "your rating is provisional (1146, from 1 rated game)" in judge.answer("JOIN g2 ****").message
 
 
 @pytest.mark.parametrize("gate", ["-1", "1000000000", "12.5"])
@@ -140,16 +139,15 @@ def test_a_rating_gate_out_of_bounds_is_answered_in_words(tmp_path: Path, gate: 
 
 
 def test_the_hall_of_fame_shows_the_ratings_across_every_kind_and_in_each(tmp_path: Path) -> None:
-    """After g1's concession: Alice 1130 (see above); Bob and Carol, mu 23.566, and sigma² by the factor
-    ``1 - 0.26667 * 0.51640 * ((1/3)(2/3) + (1/2)(1/2)(1/2) + (1/2)(1/2)(1/2)) = 0.93497``: 64.928, sigma
-    8.058; figure 1000 + 40 * (23.566 - 3 * 8.058) = 975.7, shown 976; each provisional."""
+    """After g1's concession: Alice 1146 (see above); Bob and Carol, mu 23.366 and sigma 8.207: figure
+    1000 + 40 * (23.366 - 3 * 8.207) = 949.8, shown 950; each provisional."""
     judge = conceded_to_france(Judge(tmp_path, web=True))
     hall = read(web_root(judge.settings) / "halloffame.html")
     assert hall.heading("Ratings") and hall.heading("Every kind") and hall.heading("Payola Diplomacy")
     shown = [table for table in hall.tables if table and table[0] == ["Player", "Rating", "Rated games"]]
     assert len(shown) == 2 and shown[0] == shown[1]
-    assert shown[0][1:] == [["alice", "1130 (provisional)", "1"], ["bob", "976 (provisional)", "1"],
-                            ["carol", "976 (provisional)", "1"]]
+    assert shown[0][1:] == [["alice", "1146 (provisional)", "1"], ["bob", "950 (provisional)", "1"],
+                            ["carol", "950 (provisional)", "1"]]
 
 
 def test_a_game_imported_with_an_earlier_end_is_rated_as_if_it_had_ended_here_then(tmp_path: Path) -> None:
@@ -180,7 +178,7 @@ def test_judge_ratings_lists_the_figures_and_rebuilds_them_the_same(
     assert main(["ratings", "--rebuild", "--data-dir", str(judge.settings.data_dir)]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0] == "ratings rebuilt from 1 finished game(s)"
-    assert out[1].split() == ["1130?", "1", "game(s)", ALICE]
+    assert out[1].split() == ["1146?", "1", "game(s)", ALICE]
     assert out[-1] == "?: provisional, fewer than 5 rated games"
     assert table(judge) == kept
 

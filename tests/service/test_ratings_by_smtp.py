@@ -4,8 +4,8 @@ record valid against its published schema.
 
 The story: Payola's g1 (France Alice, Germany Bob, England Carol) and Machiavelli's m1 (Florence Ann, Milan
 Bob, Venice Cy) start together; each plays its first phase at its deadline (g1's S1901M after 48 hours,
-m1's SP1454A after 72).  The three powers of g1 concede it to France: Alice wins alone, mu 27.869 (figure
-1130), Bob and Carol share second, mu 23.566 (figure 976; worked out in `tests.service.test_ratings`).  m1's
+m1's SP1454A after 72).  The three powers of g1 concede it to France: Alice wins alone, mu 28.269 (figure
+1146), Bob and Carol share second, mu 23.366 (figure 950; worked out in `tests.service.test_ratings`).  m1's
 master then ends it: its places by 4.2 move Bob a second time."""
 
 from __future__ import annotations
@@ -72,7 +72,7 @@ def test_two_games_ended_by_mail_rate_their_players_and_the_hall_and_record_show
 
     answer = send(served, BOB, f"GET RATING {ALICE}")
     assert f"the ratings of {ALICE} on this judge:" in answer.body
-    assert "every kind: 1130 from 1 rated game, provisional" in answer.body
+    assert "every kind: 1146 from 1 rated game, provisional" in answer.body
 
     for seat, line in enumerate(MACHIAVELLI.sent):
         send(served, MACHIAVELLI.seats[seat].address, f"{MACHIAVELLI.seats[seat].signon}\n{line}")
@@ -83,14 +83,14 @@ def test_two_games_ended_by_mail_rate_their_players_and_the_hall_and_record_show
     mine = send(served, BOB, "GET RATING").body
     assert f"your ratings on this judge ({BOB}):" in mine
     assert re.search(r"every kind: \d+ from 2 rated games, provisional", mine)
-    assert "Payola Diplomacy: 976 from 1 rated game, provisional" in mine
+    assert "Payola Diplomacy: 950 from 1 rated game, provisional" in mine
     assert re.search(r"Machiavelli[^:]*: \d+ from 1 rated game, provisional", mine)
 
     root = web_root(served.settings)
     wait_until(lambda: "m1" in (root / "halloffame.html").read_text(), "the hall of fame with m1")
     hall = read_page(root / "halloffame.html")
     overall = next(table for table in hall.tables if table and table[0] == ["Player", "Rating", "Rated games"])
-    assert ["alice", "1130 (provisional)", "1"] in overall
+    assert ["alice", "1146 (provisional)", "1"] in overall
     assert any(row[0] == "bob" and row[2] == "2" for row in overall[1:])
     record = json.loads((root / "games" / "g1" / "record.json").read_text())
     jsonschema.validate(record, json.loads(SCHEMA.read_text()))
