@@ -27,7 +27,7 @@ def test_a_winner_gains_and_the_two_behind_share_their_loss() -> None:
     is below the winner and level with the other: ``-1/2 + 0``, -1.634 (23.366).  Each met two seats: sigma²
     69.444 * (1 - 2 * 0.015086) = 67.349, sigma 8.207."""
     after = rate({}, [alone("A", 1), alone("B", 2), alone("C", 2)])
-    assert UNIT == pytest.approx(3.2686, abs=0.0001)
+    assert pytest.approx(3.2686, abs=0.0001) == UNIT
     assert after["a"].mu == pytest.approx(28.269, abs=0.001)
     assert after["b"].mu == pytest.approx(23.366, abs=0.001) == after["c"].mu
     assert all(rating.sigma == pytest.approx(8.207, abs=0.001) and rating.games == 1 for rating in after.values())
