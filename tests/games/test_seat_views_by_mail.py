@@ -185,7 +185,7 @@ def test_every_tin_cup_seat_rebuilds_what_it_may_see_from_its_results_text_and_n
     F STP/SC before) looks from MOS WAR SEV STP LVN GAL BOT and sees those and ARM BAL BAR BLA BOH BUD FIN NWY
     PRU RUM SIL SWE UKR VIE: 21 provinces, 9 of them centers (its own MOS SEV STP WAR, Austria's BUD VIE, and
     NWY RUM SWE unowned); the other 25 of the 34 centers are out of its sight.  Austria (A GAL, A VIE, F ALB;
-    F ADR before) looks from VIE BUD TRI GAL ADR ALB and sees Russia's A GAL dislodged, in 17 provinces."""
+    A BUD and F ADR before) looks from VIE BUD TRI GAL ADR ALB and sees Russia's A GAL dislodged, in 17 provinces."""
     game_map = load_map(board)
     powers = [power for power, info in game_map.powers.items() if not info.dummy]
     judge = start_game(Judge(tmp_path), GAME, f"{board} TINCUP",
