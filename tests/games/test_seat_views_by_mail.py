@@ -4,7 +4,8 @@ written from the mail's layout (`tests.support.seat_view`) rebuilds that seat's 
 is the engine's position whole: every unit with its owner and place (its coast too), every supply
 center's owner, the seat's own money, and what else its kind's rules let the seat know (Machiavelli's
 sieges and treasury, Exchange's cash and shares, Pirates' room, package, plans and gold).  For every
-kind, on every board it plays.  And a seat's mail holds nothing another seat's rules keep from it."""
+kind, on every board it plays; in Tin Cup (Payola's rule 6.3), the part of it the power sees.  And a
+seat's mail holds nothing another seat's rules keep from it."""
 
 from __future__ import annotations
 
@@ -137,6 +138,79 @@ def test_a_payola_seats_results_text_holds_no_other_seats_offers_nor_money(tmp_p
             if other != power:
                 assert f"as {power_title(other)} " not in mail.body, (power, other)
                 assert not private[other] & set(mail.body.splitlines()), (power, other)
+
+
+def _tin_cup_sight(before: Position, after: Position, power: str) -> frozenset[str]:
+    """Rule 6.3 as the Blind variant reads it, written here from the rule: a power looks from its home centers
+    and from where its units (dislodged ones too) stood when the phase began or stand when it ended, and sees
+    those provinces and every one next to them, by land or sea."""
+    game_map = before.game_map
+    eyes = set(game_map.powers[power].home_centers)
+    for position in (before, after):
+        eyes |= {p for p, placed in position.units.items() if placed.power == power}
+        eyes |= {p for p, d in position.dislodged.items() if d.power == power}
+    return frozenset(eyes.union(*(game_map.board.neighbours[p] for p in eyes)))
+
+
+def _tin_cup_engine_view(before: Position, after: Position, power: str, balance: int) -> seat_view.BoardView:
+    """What the engine's positions say a Tin Cup power may read once the phase from ``before`` to ``after`` has
+    closed: its own units and centers wherever they are; of the others, the units, dislodged units and center
+    owners in its sight; the provinces it sees, and so the centers whose owner it cannot know; its balance."""
+    sight = _tin_cup_sight(before, after, power)
+    known = {c for c in after.game_map.supply_centers if c in sight or after.centers.get(c) == power}
+    return seat_view.BoardView(
+        frozenset(_unit(*placed) for province, placed in after.units.items()
+                  if placed.power == power or province in sight),
+        {center: power_title(owner) if (owner := after.centers.get(center)) else None for center in known},
+        balance,
+        frozenset(_unit(d.power, d.unit) for province, d in after.dislodged.items()
+                  if d.power == power or province in sight),
+        {"in sight": sight, "out of sight": frozenset(after.game_map.supply_centers) - known})
+
+
+TIN_CUP_UNIT = re.compile(r"\b(?:A|F|Army|Fleet) ([A-Z]{3})\b")
+
+
+@pytest.mark.parametrize("board", available_maps())
+def test_every_tin_cup_seat_rebuilds_what_it_may_see_from_its_results_text_and_nothing_more(
+        tmp_path: Path, board: str) -> None:
+    """Rule 6.3 (Tin Cup), every power played, each unit moving where it first can: the first two phases (on the
+    standard board the script above, then the retreat of Russia's A GAL and the winter, processed by the master).
+    After each phase each seat's text gives what its sight lets it know, as the fog of its map does: its own
+    units and centers, the others' units, dislodged units and center owners in sight, which provinces it sees
+    and which centers lie out of sight, its balance.  No unit its text names stands out of its sight, and no
+    other power's statement or account is in it.
+
+    By hand, on the standard board after Fall 1901: Russia (A MOS, F BOT, F SEV; A GAL dislodged; A LVN and
+    F STP/SC before) looks from MOS WAR SEV STP LVN GAL BOT and sees those and ARM BAL BAR BLA BOH BUD FIN NWY
+    PRU RUM SIL SWE UKR VIE: 21 provinces, 9 of them centers (its own MOS SEV STP WAR, Austria's BUD VIE, and
+    NWY RUM SWE unowned); the other 25 of the 34 centers are out of its sight.  Austria (A GAL, A VIE, F ALB;
+    A BUD and F ADR before) looks from VIE BUD TRI GAL ADR ALB and sees Russia's A GAL dislodged, in 17 provinces."""
+    game_map = load_map(board)
+    powers = [power for power, info in game_map.powers.items() if not info.dummy]
+    judge = start_game(Judge(tmp_path), GAME, f"{board} TINCUP",
+                       tuple((_address(power), power) for power in powers))
+    script = (*STANDARD_SCRIPT, {}, {}) if board == "standard" else ({}, {})
+    seen: dict[tuple[str, str], seat_view.BoardView] = {}
+    for chosen in script:
+        before, _ = _game(judge)
+        mails = _payola_phase(judge, powers, chosen)
+        after, balances = _game(judge)
+        for power, mail in mails.items():
+            view = seat_view.payola(mail.body)
+            assert view == _tin_cup_engine_view(before, after, power, balances[power]), (board, power)
+            sight = _tin_cup_sight(before, after, power)
+            assert set(TIN_CUP_UNIT.findall(mail.body)) <= sight, (board, power)
+            assert not any(f"as {power_title(other)} " in mail.body for other in powers if other != power)
+            seen[str(before.phase), power] = view
+    if board == "standard":
+        assert [str(phase) for phase, power in seen if power == "RUSSIA"] == ["S1901M", "F1901M", "F1901R", "W1901A"]
+        russia, austria = seen["F1901M", "RUSSIA"], seen["F1901M", "AUSTRIA"]
+        assert len(russia.other["in sight"]) == 21 and len(russia.other["out of sight"]) == 25
+        assert len(russia.centers) == 9  # its own four, Austria's two, three unowned
+        assert {c for c, owner in russia.centers.items() if owner is None} == {"NWY", "RUM", "SWE"}
+        assert ("Russia", "A", "GAL") in russia.dislodged and austria.dislodged == russia.dislodged
+        assert len(austria.other["in sight"]) == 17
 
 
 def _machiavelli_owner(owner: object) -> str:

@@ -103,25 +103,42 @@ def _units(owner: str, listed: str) -> set[Unit]:
 
 def payola(text: str) -> BoardView:
     """A Payola results mail's board (``The board for S1901M:``, ``Dislodged, to retreat or
-    disband:``, ``Supply centers:``) and the seat's balance (``your balance: 91 AgP``)."""
+    disband:``, ``Supply centers:``) and the seat's balance (``your balance: 91 AgP``).  A Tin Cup
+    power's (``The board for S1901M, as France sees it:``) gives the others' units it sees
+    (``Germany, in sight: A MUN``), the provinces it sees (``Provinces in sight (17):``), read as
+    ``other["in sight"]``, and its centers out of sight, whose owners it does not know (``out of
+    sight (25): ANK BEL``), read as ``other["out of sight"]``, not in ``centers``."""
     units: set[Unit] = set()
     for item in logical(block(text, re.compile(r"The board for \S+(, as .+ sees it)?:"))):
         power, _, rest = item.partition(": ")
-        units |= _units(power, rest.partition(": ")[2])  # after "3 centers, 3 units: "
+        if power.endswith(", in sight"):  # Tin Cup: another power's units the seat sees, no counts
+            units |= _units(power.removesuffix(", in sight"), rest)
+        else:
+            units |= _units(power, rest.partition(": ")[2])  # after "3 centers, 3 units: "
     dislodged = set()
     for item in logical(block(text, re.compile(r"Dislodged, to retreat or disband:"))):
         found = re.fullmatch(r"(.+) ([AF]) (\S+): .*", item)
         assert found is not None, item
         dislodged.add((found.group(1), found.group(2), found.group(3)))
     centers: dict[str, str | None] = {}
+    unseen: set[str] = set()
     for item in logical(block(text, re.compile(r"Supply centers:"))):
         found = re.fullmatch(r"(.+) \((\d+|in sight)\): (.*)", item)
         assert found is not None, item
-        owner = None if found.group(1).startswith("unowned") else found.group(1)
         listed = found.group(3).split()
         assert found.group(2) == "in sight" or int(found.group(2)) == len(listed), item
+        if found.group(1) == "out of sight":
+            unseen.update(listed)
+            continue
+        owner = None if found.group(1).startswith("unowned") else found.group(1)
         centers.update((center, owner) for center in listed)
-    return BoardView(frozenset(units), centers, _number(text, r"^  your balance: (\d+) AgP$"), frozenset(dislodged))
+    other: dict[str, object] = {}
+    if (sight := re.search(r"^Provinces in sight \((\d+)\):$", text, re.M)) is not None:
+        provinces = " ".join(block(text, re.compile(re.escape(sight.group(0))))).split()
+        assert int(sight.group(1)) == len(provinces), sight.group(0)
+        other = {"in sight": frozenset(provinces), "out of sight": frozenset(unseen)}
+    return BoardView(frozenset(units), centers, _number(text, r"^  your balance: (\d+) AgP$"), frozenset(dislodged),
+                     other)
 
 
 _EXCHANGE_ITEM = re.compile(r"^  \S|^\s+centers: ")

@@ -278,7 +278,7 @@ class PayolaCommands(Commands):
         blind = lifecycle.options_of(game).blind
         if blind:
             sight = lifecycle.sight_now(talk.session, game, seat, row)
-            board = views.board(sight.after, seat)
+            board = views.board(sight.after, seat, sight.view)
             drawn = (maps.position_map(game.name, sight.after, (seat, sight.view), role="board")
                      if talk.settings.maps else [])
         else:

@@ -333,7 +333,11 @@ def status_lines(talk: Turn) -> list[str]:
     lines.extend(absence_lines(talk.session, game, talk.now.date(), power))
     position = active_position(talk)
     if position is not None:
-        board = views.board(_seen(talk, power), power) if lifecycle.options_of(game).blind else views.board(position)
+        if lifecycle.options_of(game).blind:
+            sight = lifecycle.sight_now(talk.session, game, power)
+            board = views.board(sight.after, power, sight.view)
+        else:
+            board = views.board(position)
         lines.append("")
         lines.extend(render("payola/status_board", board=board).splitlines())
     return lines

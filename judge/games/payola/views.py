@@ -19,7 +19,7 @@ The game master, and everyone once the game has ended, get the whole report.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Any
 
 from judge.api import counted, note_list
@@ -60,14 +60,17 @@ def boards() -> list[tuple[str, str, list[str]]]:
     return found
 
 
-def board(position: Position, seen_by: str | None = None) -> dict[str, Any]:
+def board(position: Position, seen_by: str | None = None, in_sight: Collection[str] = ()) -> dict[str, Any]:
     """The public board of a position: units, dislodged units and their retreats, supply
     centers with counts, and in an adjustment phase what each power must build or remove.
 
     With ``seen_by`` (Tin Cup), ``position`` is that power's :func:`~judge.payola.blind.as_seen`
-    board: only its own entry is ``counted`` (another power's units and centers are those in
-    sight, not its counts), only its own dislodged units show their retreats, and only its own
-    adjustments are listed."""
+    board and ``in_sight`` the provinces it sees: only its own entry is ``counted`` (another
+    power's units and centers are those in sight, not its counts), only its own dislodged units
+    show their retreats, and only its own adjustments are listed.  The provinces in sight are
+    listed (``in_sight``), and the centers it sees owned by nobody (``unowned``) apart from
+    those out of its sight (``unseen``), so that the text says what the map's fog shows: an
+    empty province in sight is not one out of sight."""
     game_map = position.game_map
     powers = list(game_map.powers)
     units = {p: sorted(str(u.unit) for u in position.units_of(p)) for p in powers}
@@ -80,7 +83,7 @@ def board(position: Position, seen_by: str | None = None) -> dict[str, Any]:
         "powers": [{"power": p, "units": units[p], "centers": centers[p], "counted": p in mine}
                    for p in sorted(powers, key=lambda p: p != seen_by)  # a Tin Cup power's own entry first
                    if units[p] or centers[p] or p == seen_by],
-        "unowned": sorted(set(game_map.supply_centers) - owned),
+        "unowned": sorted(c for c in set(game_map.supply_centers) - owned if not seen_by or c in in_sight),
         "dislodged": [
             {"power": d.power, "unit": str(d.unit),
              "retreats": sorted(str(loc) for loc in retreat_options(position, province)) if d.power in mine else None}
@@ -88,6 +91,9 @@ def board(position: Position, seen_by: str | None = None) -> dict[str, Any]:
         ],
         "adjustments": [],
     }
+    if seen_by:
+        view["in_sight"] = sorted(in_sight)
+        view["unseen"] = sorted(c for c in set(game_map.supply_centers) - owned if c not in in_sight)
     if position.phase.kind is PhaseKind.ADJUSTMENT:
         for power in powers:
             count = adjustment_count(position, power)
@@ -245,7 +251,7 @@ def blind_results_view(report: Mapping[str, Any], sight: Sight | None, actions: 
         **results_view(report, sight.power, statement, account_lines, balance),
         "results": told,
         "automatic": [text for who, text in actions if who == sight.power],
-        "board": board(sight.after, sight.power),
+        "board": board(sight.after, sight.power, sight.view),
         "blind": True,
     }
 
