@@ -17,10 +17,16 @@ def send(served: Served, sender: str, to: Mail, signon: str, lines: tuple[str, .
     return served.reply(sender, to, "\n".join((signon, *lines)))
 
 
-def blocks(served: Served) -> dict[tuple[str, str], str]:
-    """The blocks waiting, by seat and phase: their text."""
+def lines(mail: Mail) -> set[str]:
+    """The lines of ``mail``, an echoed line (``> ``) as the line echoed."""
+    return {line.removeprefix("> ") for line in mail.body.split("\n")}
+
+
+def blocks(served: Served, game: str) -> dict[tuple[str, str], str]:
+    """The blocks waiting in ``game``, by seat and phase: their text."""
     with served.running.daemon.db.transaction() as session:
-        return {(row.seat, row.phase): row.text for row in session.scalars(select(AheadBlock))}
+        return {(row.seat, row.phase): row.text for row in session.scalars(
+            select(AheadBlock).join(Game, Game.id == AheadBlock.game_id).where(Game.name == game))}
 
 
 def to_deadline(served: Served, game: str) -> float:

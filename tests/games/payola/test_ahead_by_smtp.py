@@ -12,11 +12,11 @@ Carol; the other powers have no units), played once by one daemon (`story`):
   a hold for each unit it expects (A MAR, F BRE, A GAS).  A second mail replaces its F1901R block whole:
   ``A MAR - GAS`` and ``A BUR - MUN | GAS``.  Germany pays 2 for A MUN - BUR and 2 for A RUH S A MUN - BUR, with
   an S1902M block; England pays 1 for F NTH - BEL, with ``BUILD F LON`` for W1901A and an S1902M block ending
-  with ``WAIT``.  England's is the last sheet: F1901M closes on it.  A BUR falls, 2 against 1; F NTH takes
-  the empty Belgium.
+  with ``WAIT``.  England's is the last sheet: F1901M closes on it.  A BUR falls to the supported attack
+  (strength 2 to 1); F NTH takes the empty Belgium.
 - F1901R opens with France's block read: A MAR was not dislodged, so ``A MAR - GAS`` is left out, said so line
-  by line; MUN, where the attack came from, is barred to A BUR (rule VII.2), and BEL is now England's, so
-  ``A BUR - MUN | GAS`` is read as ``A BUR - GAS``.  France alone must act, and has: the phase closes at the
+  by line; MUN, where the attack came from, is no retreat for A BUR, and BEL is England's now, so ``A BUR -
+  MUN | GAS`` is read as ``A BUR - GAS``.  France alone must act, and has: the phase closes at the
   next tick, an hour on, and its results say it was played from orders given ahead.
 - W1901A: France owns PAR, BRE and MAR (Belgium lost) with 3 units, so no build: its ``BUILD A PAR``, written
   for 4 centres, is left out, said so line by line.  England owns LON and BEL with one unit: one build, its
@@ -33,7 +33,7 @@ from dataclasses import dataclass
 import pytest
 
 from tests.games.payola.by_mail import start, teleport
-from tests.support.ahead_by_smtp import blocks, send, to_deadline
+from tests.support.ahead_by_smtp import blocks, lines, send, to_deadline
 from tests.support.forms_by_smtp import Mail, Served, answers
 from tests.support.harness import Judge
 from tests.support.people import ALICE, BOB, CAROL
@@ -70,11 +70,6 @@ class Story:
         return {answer.text: answer.outcome for answer in answers(self.replies[name])}
 
 
-def lines(mail: Mail) -> set[str]:
-    """The lines of ``mail``, an echoed line (``> ``) as the line echoed."""
-    return {line.removeprefix("> ") for line in mail.body.split("\n")}
-
-
 @pytest.fixture(scope="module")
 def story(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Story]:
     """The module's story played by SMTP through one daemon (few phases: the suite is CPU-bound)."""
@@ -89,17 +84,17 @@ def story(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Story]:
         replies["France"] = send(served, ALICE, begun[ALICE], SIGNON[ALICE], FRANCE)
         replies["France again"] = send(served, ALICE, begun[ALICE], SIGNON[ALICE], FRANCE_AGAIN)
         replies["Germany"] = send(served, BOB, begun[BOB], SIGNON[BOB], GERMANY)
-        kept["fall"] = blocks(served)
+        kept["fall"] = blocks(served, "g1")
         replies["England"] = send(served, CAROL, begun[CAROL], SIGNON[CAROL], ENGLAND)
         served.opened(ALICE, "g1: your lines for F1901R, read now")
-        phases["retreats opened"], kept["retreats opened"] = served.phase("g1"), blocks(served)
+        phases["retreats opened"], kept["retreats opened"] = served.phase("g1"), blocks(served, "g1")
 
         served.deadline(1)  # the next tick
         served.opened(CAROL, "g1: your lines for W1901A, read now")
         phases["retreats tick"] = served.phase("g1")
         served.deadline(1)
         served.opened(CAROL, "g1: your lines for S1902M, read now")
-        phases["adjustments tick"], kept["spring"] = served.phase("g1"), blocks(served)
+        phases["adjustments tick"], kept["spring"] = served.phase("g1"), blocks(served, "g1")
         served.deadline(1)
         served.running.settled()
         phases["spring tick"] = served.phase("g1")
