@@ -88,6 +88,8 @@ LAYERS: tuple[tuple[str, str], ...] = (
     ("games/exchange/test_form_by_smtp.py", "integration"),
     ("games/machiavelli/test_form_by_smtp.py", "integration"),
     ("games/machiavelli/test_ahead_by_smtp.py", "integration"),
+    ("games/payola/test_ahead_by_smtp.py", "integration"),
+    ("games/exchange/test_ahead_by_smtp.py", "integration"),
     ("games/pirates/test_form_by_smtp.py", "integration"),
     ("service/test_classic.py", "bymail"),
     ("templates/", "template"),
