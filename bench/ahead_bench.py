@@ -13,8 +13,10 @@ orders in) answers at a time drawn evenly within the phase's length, and the clo
 the phase opened and after each mail, as ``judge serve``'s clock does every minute: a phase whose last
 power has answered closes there (a movement phase at that mail), one nobody completes at its deadline.
 
-What a power writes.  Its movement sheet offers 1 to 3 AgP for a legal order of each of its units (a move
-two times in three, so that units are dislodged).  A power that sends ahead (half the seats, alternately
+What a power writes.  Its movement sheet offers 1 to 3 AgP for a legal order of each of its units: a move
+to a centre it does not own seven times in ten where there is one, else a support of such a move where
+the unit can give one, else a move two times in three (so that centres change hands and units are
+dislodged).  A power that sends ahead (half the seats, alternately
 by power and game) puts in the same mail, after its sheet, a ``PHASE`` block for the retreat phase that
 follows, a line for each of its units as it expects it to stand (a move's target): a retreat to a
 neighbour, another as an alternative, then ``| D`` (``A BUR - PIC | GAS | D``), since it cannot know which
@@ -30,9 +32,12 @@ power's answer time and orders are seeded by game, phase and power, so both runs
 their games agree; a block may send a unit elsewhere than the player of the other run would, and their
 games part from there.  Printed for each run: the retreat and adjustment phases in which some power had
 something to do, those that closed before their deadline and those that closed at the first tick after
-they opened (nobody waited for), the days from Spring 1901 to the next spring after the season, and
-their ratios.  A phase in which nobody has anything to do closes at the tick after it opens in either
-run (the early close the judge had already), and is counted apart.
+they opened (nobody waited for), the hours they stayed open on average, the days from Spring 1901 to the
+next spring after the season, and the ratios of the first run's to the second's.  A phase in which
+nobody has anything to do closes at the tick after it opens in either run (the early close the judge
+had already), and is counted apart.  Since every power answers within the phase's length, a phase
+closes before its deadline in both runs once its last power has answered: what sending ahead changes
+is how soon, hence the phases closed at once and the hours open.
 
 Run: .venv/bin/python bench/ahead_bench.py [--games 6] [--years 2] [--seed 70]
 """
@@ -170,13 +175,15 @@ def answer(position: Position, power: str, rng: random.Random) -> list[str]:
 
 @dataclass(frozen=True)
 class Closed:
-    """A phase played: its name, when it opened and closed, its deadline, and whether anyone had to act."""
+    """A phase played: its name, when it opened and closed, its deadline, whether anyone had to act, and
+    whether every power that had to act sends ahead."""
 
     name: str
     opened: datetime
     closed: datetime
     deadline: datetime
     acted: bool
+    covered: bool = False
 
 
 @dataclass
@@ -237,19 +244,25 @@ def play(folder: Path, seed: int, game: int, years: int, ahead: bool) -> Course:
             judge.now = max(judge.now + TICK, deadline + TICK)
             judge.tick()
         name, deadline, position, waiting, state = now_open(judge)
-    return Course(played(judge), started, judge.now)
+    return Course(played(judge, senders), started, judge.now)
 
 
-def played(judge: Judge) -> list[Closed]:
+def played(judge: Judge, senders: set[str]) -> list[Closed]:
     """The game's phases processed, from its record: a phase's deadline is its length after it opened
-    (nobody asked for more time), and a power had something to do in it if `required_powers` names one."""
+    (nobody asked for more time), and a power had something to do in it if `required_powers` names it
+    (``senders``: the powers that send ahead)."""
     with judge.db.transaction() as session:
         game = session.scalars(select(Game).where(Game.name == GAME)).one()
         rows = session.scalars(select(PhaseRow).where(PhaseRow.game_id == game.id, PhaseRow.status == "processed")
                                .order_by(PhaseRow.opened_at, PhaseRow.id))
-        return [Closed(row.name, row.opened_at, row.processed_at, row.opened_at + phase_duration(game, row.name),
-                       bool(required_powers(session, game, position_of(row))))
-                for row in rows if row.processed_at is not None]
+        closed = []
+        for row in rows:
+            assert row.processed_at is not None
+            required = set(required_powers(session, game, position_of(row)))
+            closed.append(Closed(row.name, row.opened_at, row.processed_at,
+                                 row.opened_at + phase_duration(game, row.name), bool(required),
+                                 bool(required) and required <= senders))
+        return closed
 
 
 def mail(position: Position, power: str, ahead: bool, rng: random.Random) -> str:
@@ -271,8 +284,9 @@ def mail(position: Position, power: str, ahead: bool, rng: random.Random) -> str
 @dataclass(frozen=True)
 class Figures:
     """A run's figures: retreat and adjustment phases with something to do, those closed before their
-    deadline and at the first tick, the mean hours they stayed open, those with nothing to do, and the
-    mean days of a game's season."""
+    deadline and at the first tick, the mean hours they stayed open, those with nothing to do, the mean
+    days of a game's season; and the phases whose every power to act sent ahead, and of them those
+    closed at the first tick."""
 
     phases: int
     early: int
@@ -280,6 +294,8 @@ class Figures:
     hours: float
     idle: int
     days: float
+    covered: int = 0
+    covered_at_once: int = 0
 
     @classmethod
     def of(cls, courses: list[Course]) -> Figures:
@@ -287,8 +303,10 @@ class Figures:
         acted = [phase for phase in short if phase.acted]
         days = sum((course.ended - course.started) / timedelta(days=1) for course in courses) / len(courses)
         hours = sum((phase.closed - phase.opened) / timedelta(hours=1) for phase in acted) / max(1, len(acted))
+        covered = [phase for phase in acted if phase.covered]
         return cls(len(acted), sum(phase.closed < phase.deadline for phase in acted),
-                   sum(phase.closed - phase.opened <= TICK for phase in acted), hours, len(short) - len(acted), days)
+                   sum(phase.closed - phase.opened <= TICK for phase in acted), hours, len(short) - len(acted), days,
+                   len(covered), sum(phase.closed - phase.opened <= TICK for phase in covered))
 
     def share(self, count: int) -> float:
         return count / self.phases if self.phases else 0.0
@@ -310,8 +328,8 @@ def run(games: int, years: int, seed: int, ahead: bool) -> Figures:
 
 def table(ahead: Figures, today: Figures) -> list[str]:
     """The rows printed: each run, then the ratio of the first to the second."""
-    rows = [f"{'run':<18} {'R/A phases':>10} {'before deadline':>16} {'at once':>14} {'nothing to do':>13} "
-            f"{'days a season':>13}"]
+    rows = [f"{'run':<18} {'R/A phases':>10} {'before deadline':>16} {'at once':>14} {'hours open':>10} "
+            f"{'nothing to do':>13} {'days a season':>13}"]
     for name, figures in (("half send ahead", ahead), ("nobody ahead", today)):
         rows.append(f"{name:<18} {figures.phases:>10} {figures.early:>6} ({figures.share(figures.early):>6.1%}) "
                     f"{figures.at_once:>4} ({figures.share(figures.at_once):>6.1%}) {figures.hours:>10.2f} "
@@ -324,6 +342,8 @@ def table(ahead: Figures, today: Figures) -> list[str]:
                 f"{ratio(ahead.share(ahead.at_once), today.share(today.at_once)):>14} "
                 f"{ratio(ahead.hours, today.hours):>10} {'':>13} "
                 f"{ratio(ahead.days, today.days):>13}")
+    rows.append(f"half send ahead: {ahead.covered} of the {ahead.phases} phases had every power to act sending "
+                f"ahead, and {ahead.covered_at_once} of them closed at once")
     return rows
 
 

@@ -41,24 +41,29 @@ def test_an_adjustment_block_builds_where_a_home_centre_is_expected_free_then_na
 def test_the_figures_count_retreats_and_adjustments_apart_from_movement_and_idle_phases() -> None:
     """Of the four short phases, one had nothing to do; of the other three, one closed a minute after it opened
     (at once), one after 10 hours and one at its deadline's tick (24 hours and a minute): two before their
-    deadline, (1/60 + 10 + 24 + 1/60) / 3 = 11.344 hours open on average.  The season: 7.5 days."""
-    def phase(name: str, hours: float, acted: bool = True) -> Closed:
-        return Closed(name, START, START + timedelta(hours=hours), START + timedelta(hours=24), acted)
+    deadline, (1/60 + 10 + 24 + 1/60) / 3 = 11.344 hours open on average.  The season: 7.5 days.  The retreat
+    phases had only powers sending ahead to act: one of them closed at once."""
+    def phase(name: str, hours: float, acted: bool = True, covered: bool = False) -> Closed:
+        return Closed(name, START, START + timedelta(hours=hours), START + timedelta(hours=24), acted, covered)
 
-    course = Course([phase("S1901M", 30), phase("S1901R", 1 / 60), phase("F1901M", 48), phase("F1901R", 10),
-                     phase("W1901A", 24 + 1 / 60), phase("W1902A", 1 / 60, acted=False)],
-                    START, START + timedelta(days=7.5))
+    course = Course([phase("S1901M", 30), phase("S1901R", 1 / 60, covered=True), phase("F1901M", 48),
+                     phase("F1901R", 10, covered=True), phase("W1901A", 24 + 1 / 60),
+                     phase("W1902A", 1 / 60, acted=False)], START, START + timedelta(days=7.5))
     figures = Figures.of([course])
     assert (figures.phases, figures.early, figures.at_once, figures.idle, figures.days) == (3, 2, 1, 1, 7.5)
+    assert (figures.covered, figures.covered_at_once) == (2, 1)
     assert round(figures.hours, 3) == 11.344
 
 
 def test_the_table_gives_the_ratio_of_each_run_to_nobody_sending_ahead() -> None:
-    """3 of 4 phases early against 1 of 4 is 3.00; 6 days against 8 is 0.75; no phase at once today: no ratio."""
-    ahead = Figures(phases=4, early=3, at_once=2, hours=3.0, idle=0, days=6.0)
+    """3 of 4 phases early against 1 of 4 is 3.00; 3 hours open against 12 is 0.25; 6 days against 8 is 0.75; no
+    phase at once today: no ratio."""
+    ahead = Figures(phases=4, early=3, at_once=2, hours=3.0, idle=0, days=6.0, covered=2, covered_at_once=2)
     today = Figures(phases=4, early=1, at_once=0, hours=12.0, idle=0, days=8.0)
-    last = table(ahead, today)[-1].split()
-    assert last == ["ahead", "/", "nobody", "3.00", "-", "0.25", "0.75"]
+    *_, ratios, covered = table(ahead, today)
+    assert ratios.split() == ["ahead", "/", "nobody", "3.00", "-", "0.25", "0.75"]
+    assert covered == ("half send ahead: 2 of the 4 phases had every power to act sending ahead, and 2 of them "
+                       "closed at once")
 
 
 def test_a_game_of_a_year_reads_the_blocks_of_the_powers_sending_ahead_alone(tmp_path: Path) -> None:
