@@ -18,9 +18,10 @@ to a centre it does not own seven times in ten where there is one, else a suppor
 the unit can give one, else a move two times in three (so that centres change hands and units are
 dislodged).  A power that sends ahead (half the seats, alternately
 by power and game) puts in the same mail, after its sheet, a ``PHASE`` block for the retreat phase that
-follows, a line for each of its units as it expects it to stand (a move's target): a retreat to a
-neighbour, another as an alternative, then ``| D`` (``A BUR - PIC | GAS | D``), since it cannot know which
-will be dislodged; and in the fall, a block for the winter adjustment: a build in each home centre it
+follows, a line for each of its units where it stands and where it expects it to stand (a move's
+target; a move may fail): a retreat to a neighbour, another as an alternative, then ``| D`` (``A BUR -
+PIC | GAS | D``), since it cannot know which will be dislodged, nor where (the judge leaves out the
+lines for units not dislodged); and in the fall, a block for the winter adjustment: a build in each home centre it
 expects to own and no unit of its own to stand in (owned now, or a move's target), then two removals of
 its units where it expects them, as a fallback should it lose centres; the judge takes builds and
 removals up to what the centres allow.  A power that does not send ahead, or whose blocks left it still
@@ -124,16 +125,18 @@ def sheet(position: Position, power: str, rng: random.Random) -> tuple[list[str]
 
 
 def retreat_block(position: Position, power: str, expected: dict[str, str], rng: random.Random) -> list[str]:
-    """A retreat line for each unit where ``power`` expects it: two neighbours to go to, then disband."""
+    """A retreat line for each unit of ``power`` where it stands and where it expects it (a move may fail):
+    two neighbours to go to (a fleet's with their coast), then disband."""
     game_map = position.game_map
+    standing = {placed.location.province: placed.unit.text for placed in position.units_of(power)}
     lines = []
-    for province, unit in sorted(expected.items()):
+    for province, unit in sorted({**standing, **expected}.items()):
         if unit.startswith("A"):
             places = sorted(game_map.army_adjacency.get(province, ()))
         else:
-            places = sorted({str(there).split("/")[0] for where, near in game_map.fleet_adjacency.items()
-                             if where.province == province for there in near})
-        places = [place for place in places if place not in expected]
+            places = sorted({str(there) for where, near in game_map.fleet_adjacency.items()
+                             if str(where) == unit.split()[1] for there in near})
+        places = [place for place in places if place.split("/")[0] not in expected]
         chosen = rng.sample(places, min(2, len(places)))
         lines.append(" | ".join([f"{unit} - {chosen[0]}", *chosen[1:], "D"] if chosen else [f"{unit} D"]))
     return lines
