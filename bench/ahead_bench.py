@@ -40,7 +40,7 @@ had already), and is counted apart.  Since every power answers within the phase'
 closes before its deadline in both runs once its last power has answered: what sending ahead changes
 is how soon, hence the phases closed at once and the hours open.
 
-Run: .venv/bin/python bench/ahead_bench.py [--games 6] [--years 2] [--seed 70]
+Run: .venv/bin/python bench/ahead_bench.py [--games 12] [--years 2] [--seed 70]
 """
 
 from __future__ import annotations
@@ -352,7 +352,7 @@ def table(ahead: Figures, today: Figures) -> list[str]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=6, help="games in the community (default 6)")
+    parser.add_argument("--games", type=int, default=12, help="games in the community (default 12)")
     parser.add_argument("--years", type=int, default=2, help="game-years a season lasts (default 2)")
     parser.add_argument("--seed", type=int, default=70)
     args = parser.parse_args(argv)
