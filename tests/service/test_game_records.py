@@ -407,7 +407,7 @@ def test_a_version_1_record_is_read_and_its_game_scored_as_one_of_this_judges(tm
     assert again["scores"]["seats"][0]["c_diplo"] == 43.0
     first = {key: value for key, value in record_of(judge, "g1", public=True).items() if key != "scores"}
     validate(first | {"schema_version": 1})
-    with pytest.raises(pytest.importorskip("jsonschema").ValidationError, match="'scores' is a required property"):
+    with pytest.raises(pytest.importorskip("jsonschema").ValidationError, match="not valid under any"):
         validate(first)  # version 2 has them
 
 
