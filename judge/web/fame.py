@@ -9,7 +9,8 @@ every kind alike; the head of each game's page links to both once it has ended (
 macro).  The hall of fame (``halloffame.html``, linked from the index) lists the finished games
 by kind, each with how it ended, its standings by its kind's rules (`Pages.standings`: Payola's
 supply centers, Machiavelli's ranking by 4.2, Exchange's % control by E35; none for a game that
-ended deserted, ruling H1) and who played which
+ended deserted, ruling H1) with each seat's scores and money (`judge.service.hosting.scores`, as
+its public record keeps them) and who played which
 seat, as the pages name the players (`judge.service.hosting.host.public_name`, never an address), and
 then each player's placings across them: games won, drawn and played, and each place; and the
 players' ratings (`rated`), across every kind and in each, as `judge.service.hosting.ratings` keeps them.
@@ -35,10 +36,8 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from judge.service.hosting import ratings, records
-from judge.service.hosting.archive import public_record, publication_text
-from judge.service.hosting.kinds import kind_of
-from judge.service.hosting.silent_seats import DESERTED
+from judge.service.hosting import ratings, records, scores
+from judge.service.hosting.archive import public_record, publication_text, scored
 from judge.service.rating import Rating
 from judge.service.states import GameState
 from judge.store.models import Game, PhaseRow, PlayerRecord, RatingRow
@@ -101,7 +100,8 @@ def hall(session: Session, games: Sequence[Game], facts: Sequence[public.GameFac
     for game, fact in sorted(finished, key=lambda pair: (ended.get(pair[0].id) or datetime.min, pair[0].name),
                              reverse=True):
         shown = public.summary(fact)
-        standings = [] if game.settings.get(DESERTED) else kind_of(session, game).standings(session, game)  # H1
+        scoring = scored(session, game, fact)  # none for a deserted game, ruling H1
+        standings = scoring.seats
         place = {standing.seat: standing for standing in standings}
         anchors: dict[str, str] = {}
         for seat in fact.seats:
@@ -120,7 +120,11 @@ def hall(session: Session, games: Sequence[Game], facts: Sequence[public.GameFac
             "ended": ended.get(game.id),
             "seats": [seat | ({"player": anchors[seat["name"]]} if seat["name"] in anchors else {})
                       for seat in shown["seats"]],
-            "standings": [{"seat": s.seat, "place": ordinal(s.place), "score": s.score} for s in standings]})
+            "centred": scoring.centred, "dss_shared_by": scoring.basis.value if scoring.basis else None,
+            "standings": [{"seat": s.seat, "place": ordinal(s.place), "score": s.standing, "money": s.money,
+                           "dss": scores.shown(s.dss), "sos": scores.shown(s.sos),
+                           "c_diplo": scores.shown(s.c_diplo)}
+                          for s in standings]})
     ranked = sorted(placings.values(), key=lambda p: (-p.won, -p.drawn, -p.played, p.player, p.anchor))
     return {"kinds": sorted(kinds.items()), "placings": ranked, "ratings": rated(session, placings, titles)}
 

@@ -38,6 +38,7 @@ from judge.store.models import (
     Signon,
     Submission,
 )
+from judge.web import fame
 from judge.web.public import summary
 from tests.games.payola.by_mail import FRANCE, GERMANY, MASTER, start
 from tests.service.every_kind import KINDS, MACHIAVELLI, PAYOLA, Kind
@@ -346,26 +347,68 @@ def test_the_whole_record_holds_no_password(tmp_path: Path, kind: Kind) -> None:
 @pytest.mark.parametrize("kind", KINDS, ids=lambda kind: kind.name)
 def test_the_public_record_holds_nothing_the_end_publication_and_pages_do_not(tmp_path: Path, kind: Kind) -> None:
     """Each of its strings (but its format's own words and its times) is in the end mail the
-    master was sent, the head of the game's public page (`public.summary`) or the phases' public
-    results (the game's feed); no address at all."""
+    master was sent, the head of the game's public page (`public.summary`), the phases' public
+    results (the game's feed) or the hall of fame's lines of the game (its standings and scores);
+    no address at all."""
     judge = played(Judge(tmp_path / "a"), kind, finished=True)
     public = record_of(judge, kind.game, public=True)
     validate(public)
     with judge.db.transaction() as session:
         end = session.scalars(select(Outbox.body).where(Outbox.kind == "end", Outbox.recipient == GM)).one()
         game = session.scalars(select(Game).where(Game.name == kind.game)).one()
-        page = "\n".join(archive.strings(summary(kind_of(session, game).facts(session, game, acting=False))))
+        facts = kind_of(session, game).facts(session, game, acting=False)
+        listed = [line for _, lines in fame.hall(session, [game], [facts], {})["kinds"] for line in lines]
+        page = "\n".join([*archive.strings(summary(facts)), *archive.strings(listed)])
     assert public["publication"] in end or public["publication"].split("Who played")[0] in end
     shown = end + page + "\n".join(line for phase in public["phases"] for line in phase["results"])
     own = {"format", "schema_version", "judge_version", "scope", "public", "judge-game-record", "game", "seats",
            "phases", "publication", "name", "kind", "variant", "options", "state", "winner", "result", "drawn",
            "started", "ended", "seat", "title", "played_by", "opened_at", "processed_at", "results", "finished",
-           kind.name, public["judge_version"]}
+           "scores", "dss_shared_by", "solo", "draw", "survivors", "place", "centres", "money", "dss", "sos",
+           "c_diplo", kind.name, public["judge_version"]}
     for text in archive.strings(public):
         if text in own or re.fullmatch(r"[\d\-:T.]+Z", text) or text == public["publication"]:
             continue
         assert text in shown, text
     assert "@" not in json.dumps({key: value for key, value in public.items() if key != "publication"})
+
+
+def test_a_finished_payola_games_public_record_carries_its_scores_and_fits_the_schema(tmp_path: Path) -> None:
+    """g1 ended by its master in Fall 1901, Spring's moves taking no centre: Russia holds 4, the six
+    others 3 each.  Neither solo nor draw: DSS 100 / 7 = 14.2857 to each survivor; SoS over Σc² =
+    16 + 6 * 9 = 70: 1600 / 70 = 22.8571 for Russia, 900 / 70 = 12.8571 for the others; C-Diplo 1 + 4
+    + 38 = 43 for Russia, 1 + 3 + (14 + 7) / 6 = 7.5 for the others; each treasury as the end
+    publication gives it."""
+    judge = played(Judge(tmp_path / "a"), PAYOLA, finished=True)
+    public = record_of(judge, "g1", public=True)
+    validate(public)
+    assert public["schema_version"] == 2 and public["scores"]["dss_shared_by"] == "survivors"
+    seats = public["scores"]["seats"]
+    assert seats[0] == {"seat": "RUSSIA", "place": 1, "centres": 4, "money": seats[0]["money"], "dss": 14.2857,
+                        "sos": 22.8571, "c_diplo": 43.0}
+    assert [(s["place"], s["centres"], s["dss"], s["sos"], s["c_diplo"]) for s in seats[1:]] == [
+        (2, 3, 14.2857, 12.8571, 7.5)] * 6
+    treasuries = dict(re.findall(r"^  (\w+): (\d+ AgP)$", public["publication"], re.MULTILINE))
+    assert {s["seat"].title(): s["money"] for s in seats} == treasuries and len(treasuries) == 7
+
+
+def test_a_version_1_record_is_read_and_its_game_scored_as_one_of_this_judges(tmp_path: Path) -> None:
+    """A whole record written by a judge of format version 1 (whose whole record is as version 2's) is
+    imported, and its game, once here, has the public record of version 2 with its scores worked out
+    from its own phases, the first judge's own; a public record of version 1, without scores, still
+    fits the schema."""
+    judge = played(Judge(tmp_path / "a"), PAYOLA, finished=True)
+    older = record_of(judge, "g1") | {"schema_version": 1}
+    validate(older)
+    other = imported(older, tmp_path / "b", judge.now)
+    again = record_of(other, "g1", public=True)
+    validate(again)
+    assert again["schema_version"] == 2 and again["scores"] == record_of(judge, "g1", public=True)["scores"]
+    assert again["scores"]["seats"][0]["c_diplo"] == 43.0
+    first = {key: value for key, value in record_of(judge, "g1", public=True).items() if key != "scores"}
+    validate(first | {"schema_version": 1})
+    with pytest.raises(pytest.importorskip("jsonschema").ValidationError, match="not valid under any"):
+        validate(first)  # version 2 has them
 
 
 def test_a_running_game_has_no_public_record_yet(tmp_path: Path) -> None:
@@ -453,7 +496,8 @@ def test_the_reference_gives_every_field_of_the_schema_with_its_description() ->
     assert whole["phases[].submissions[].accepted_at"].type == "time or null"
     assert whole["mails[].status"].type == "one of `done`, `duplicate`, `automatic`"
     assert {"game.seed", "kind", "deadline_runs[].after", "sent[].body", "judge.mta_hostname"} <= set(whole)
-    assert {"seats[].played_by", "phases[].results", "publication"} <= set(public)
+    assert {"seats[].played_by", "phases[].results", "publication", "scores.seats[].c_diplo"} <= set(public)
+    assert public["scores.dss_shared_by"].type == "one of `solo`, `draw`, `survivors`, `null`"
     assert not any("address" in path or path.startswith(("mails", "sent")) for path in public)
 
 

@@ -162,3 +162,22 @@ def test_the_hall_of_fame_gives_a_pirates_match_played_to_its_end_the_gold_and_t
     shown = dict(re.findall(r"\d+\w\w (\w+) \((\d+ gold[^)]*)\)", row[4]))
     assert sorted(shown) == sorted(FOUR), row[4]
     assert {name for name, words in shown.items() if "Token of Life" in words} == set(holders), (told, row[4])
+
+
+def test_the_hall_of_fame_scores_a_payola_game_by_its_centres_beside_each_treasury(tmp_path: Path) -> None:
+    """g1 ended by its master after Spring 1901: Russia holds 4 centres, the six others 3 each.
+    No solo, no draw: DSS shares 100 among the seven survivors, 14.3 each (and says so).  Σc² = 16 +
+    6 * 9 = 70: SoS 1600 / 70 = 22.9 for Russia, 900 / 70 = 12.9 for the others.  C-Diplo: Russia
+    1 + 4 + 38 = 43; the six tie for second and share 14 + 7: 1 + 3 + 3.5 = 7.5 each.  Each
+    treasury as the end publication gives it."""
+    judge = ended(Judge(tmp_path, web=True), PAYOLA)
+    hall = read(web_root(judge.settings) / "halloffame.html")
+    table = hall.table_with("C-Diplo")
+    assert table[0] == ["Place", "Seat", "DSS", "SoS", "C-Diplo", "Money"] and table[1] == ["g1"]
+    rows = {row[1]: row for row in table[2:]}
+    assert rows["Russia"][:5] == ["1st", "Russia", "14.3", "22.9", "43.0"]
+    assert all(rows[seat][:5] == ["2nd", seat, "14.3", "12.9", "7.5"] for seat in rows if seat != "Russia")
+    assert len(rows) == 7
+    end = next(mail.body for mail in judge.all_mail() if mail.to == GM and mail.subject == "g1 has ended")
+    assert all(f"  {seat}: {rows[seat][5]}" in end for seat in rows), end
+    assert "g1 ended with neither a solo nor a draw: Draw-Size Scoring shares its 100 points" in hall.text

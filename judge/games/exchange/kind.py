@@ -354,14 +354,16 @@ class Exchange(ExchangeLobby, ExchangePhases, ExchangeCommands, Kind):
         return stored.totals(connection, self.name)
 
     def standings(self, session: Session, game: Game) -> list[api.Standing]:
-        """E35: the investors by % control of the winning corporation, or of those in the draw."""
+        """E35: the investors by % control of the winning corporation, or of those in the draw, which
+        is their money's standing too (an investor owns no centre)."""
         from judge.games.exchange.core.scoring import ranking
         from judge.games.exchange.core.state import Stage
 
         state = stored.state_now(session, game)
         if state is None or state.stage is not Stage.ENDED:
             return []
-        return [api.Standing(score.investor, score.rank, f"{float(score.control):.1f}% control")
+        return [api.Standing(score.investor, score.rank, f"{float(score.control):.1f}% control",
+                             money=f"{float(score.control):.1f}% control")
                 for score in ranking(state)]
 
     def check_phase(self, session: Session, game: Game, row: PhaseRow) -> None:

@@ -550,12 +550,14 @@ def publication(session: Session, game: Game) -> Publication:
 
 def ranking(session: Session, game: Game) -> list[api.Standing]:
     """4.2 (M7): every country's place at the end, by cities counted, provinces controlled, tax
-    income and treasury, as the end publication ranks them."""
+    income and treasury, as the end publication ranks them; its cities counted (M6) are its
+    centres, its treasury its money."""
     position = position_now(session, game)
     if position is None or game.state != "finished" or api.ended_deserted(game):  # H1: no ranking
         return []
     winners, agreed = ended_by(session, game)
-    return [api.Standing(s.player, s.rank, f"{s.cities} cities and {s.provinces} provinces")
+    return [api.Standing(s.player, s.rank, f"{s.cities} cities and {s.provinces} provinces", s.cities,
+                         f"{s.treasury} ducats")
             for s in standings(board_of(game), position, winners if agreed else ())]
 
 

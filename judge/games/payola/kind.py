@@ -412,14 +412,18 @@ class Payola(PayolaLobby, PayolaPhases, PayolaCommands, Kind):
         store.restore(session, game.id, snapshot)
 
     def standings(self, session: Session, game: Game) -> list[api.Standing]:
-        """The powers by the supply centers they held at the end (what the end publication lists)."""
+        """The powers by the supply centers they held at the end (what the end publication lists),
+        each with its centers and its treasury at the end."""
         row = api.current_phase(session, game)
         if row is None or game.state != GameState.FINISHED:
             return []
         after = ((row.result or {}).get("adjudication") or {}).get("centers") if row.status == "processed" else None
         centers: dict[str, list[str]] = after or row.position.get("centers", {})
+        money = lifecycle.balances(session, game)
         return api.ranked([(power, len(owned), counted(len(owned), "supply center"))
-                           for power, owned in centers.items()])
+                           for power, owned in centers.items()],
+                          {power: len(owned) for power, owned in centers.items()},
+                          {power: f"{money.get(power, 0)} AgP" for power in centers})
 
     def check_phase(self, session: Session, game: Game, row: PhaseRow) -> None:
         """The board the phase started from, read as the adjudicator reads it (each unit where it

@@ -94,9 +94,10 @@ def standings(session: Session, game: Game) -> list[api.Standing]:
 def standings_of(result: FinalResult) -> list[api.Standing]:
     """The players by their gold at the end (the rules' Results), each with the Tokens of Life it
     holds: one for each of the richest (Amendment, P11), and the richest's extra one where it was
-    given (``token_to``)."""
+    given (``token_to``); its gold is its money (a player owns no centre)."""
     tokens = Counter(result.tokens)
     if result.token_to is not None:
         tokens[result.token_to] += 1
     return api.ranked([(player, gold, f"{gold} gold" + {0: "", 1: ", a Token of Life"}.get(
-        tokens[player], f", {tokens[player]} Tokens of Life")) for player, gold in result.gold])
+        tokens[player], f", {tokens[player]} Tokens of Life")) for player, gold in result.gold],
+        money={player: f"{gold} gold" for player, gold in result.gold})

@@ -20,7 +20,9 @@ does) but never a password (the judge keeps only scrypt hashes, which are left o
 stored mail has every password masked; a mail quarantined with its passwords whole is left
 out).  The *public* record, of a finished game only, holds what the end publication and the
 public pages show: the result, who played which seat as the pages name them, each phase's public
-results, and the end publication as an observer reads it; no address, no mail.
+results, each seat's scores as the hall of fame shows them (`judge.service.hosting.scores`: worked
+out from the game as it is kept, so a game imported from a record of version 1, which had none,
+is scored too), and the end publication as an observer reads it; no address, no mail.
 
 Every record says its format's version (`SCHEMA_VERSION`) and the judge's.  A record holds no
 time of its export: exporting a game twice, or exporting it again after an import, gives the same
@@ -42,6 +44,8 @@ from judge import __version__
 from judge.service.config import Settings
 from judge.service.hosting import host
 from judge.service.hosting.kinds import kind_of
+from judge.service.hosting.scores import Scores, exact, score
+from judge.service.hosting.silent_seats import DESERTED
 from judge.service.outgoing import outbox
 from judge.service.templates import render
 from judge.store.models import (
@@ -57,10 +61,13 @@ from judge.store.models import (
     Signon,
     Submission,
 )
+from judge.web.public import GameFacts
 
 FORMAT = "judge-game-record"
-SCHEMA_VERSION = 1
-"""The version of the record's format; a judge reads the records of its own version and older."""
+SCHEMA_VERSION = 2
+"""The version of the record's format, whole and public alike; a judge reads the records of its own
+version and older.  Version 2 gave the public record each seat's scores (`scores_entry`); the whole
+record is as in version 1, whose scores are worked out from its game once imported."""
 SETTLED = ("done", "duplicate", "automatic")
 """The mail a record holds: applied, or set aside as a copy or an automatic reply (never a mail
 still waiting, nor one quarantined, whose stored copy may hold passwords)."""
@@ -243,9 +250,9 @@ def runs_of(session: Session, game: Game, mail_ids: list[int]) -> list[dict[str,
 
 def public_record(session: Session, game: Game) -> dict[str, Any]:
     """What a finished game's end publication and its public pages show, as one document: the
-    options its game master set apart from its kind's defaults, who shared its draw, and who played
+    options its game master set apart from its kind's defaults, who shared its draw, who played
     each seat as the pages name them (`judge.service.hosting.host.public_name`), all as its kind's facts
-    say them."""
+    say them, and each seat's scores (`scored`)."""
     if game.state != "finished":
         raise RecordError(f"{game.name} has not ended: its public record is written once it has")
     kind = kind_of(session, game)
@@ -261,8 +268,26 @@ def public_record(session: Session, game: Game) -> dict[str, Any]:
                   for seat in facts.seats],
         "phases": [{"name": row.name, "opened_at": iso(row.opened_at), "processed_at": iso(row.processed_at),
                     "results": kind.public_results(session, game, row)} for row in processed],
+        "scores": scores_entry(scored(session, game, facts)),
         "publication": publication_text(session, game),
     }
+
+
+def scored(session: Session, game: Game, facts: GameFacts) -> Scores:
+    """A finished game's scores (`judge.service.hosting.scores`) from its kind's standings and how
+    it ended; none for a game that ended deserted (ruling H1), which ranks nobody."""
+    standings = [] if game.settings.get(DESERTED) else kind_of(session, game).standings(session, game)
+    return score(standings, facts.winner, facts.drawn)
+
+
+def scores_entry(scores: Scores) -> dict[str, Any]:
+    """The scores as the public record writes them: whom Draw-Size Scoring shared its points among
+    (None where the kind has no centres), then each seat, best first, its figures rounded to four
+    decimals (`judge.service.hosting.scores.exact`)."""
+    return {"dss_shared_by": scores.basis.value if scores.basis else None,
+            "seats": [{"seat": s.seat, "place": s.place, "centres": s.centres, "money": s.money,
+                       "dss": exact(s.dss), "sos": exact(s.sos), "c_diplo": exact(s.c_diplo)}
+                      for s in scores.seats]}
 
 
 def publication_text(session: Session, game: Game) -> str:

@@ -107,21 +107,27 @@ class Publication:
 @dataclass(frozen=True)
 class Standing:
     """A seat's place when its game ended, by its kind's rules (`Pages.standings`): ``place`` (tied
-    seats share the best, 1, 1, 3) and its ``score`` in words ("9 cities", "66.7% control")."""
+    seats share the best, 1, 1, 3) and its ``score`` in words ("9 cities", "66.7% control"); where
+    the kind has them, the ``centres`` it owned (what the tournament scores count,
+    `judge.service.hosting.scores`) and its ``money`` at the end in words ("42 AgP", "12 ducats")."""
 
     seat: str
     place: int
     score: str
+    centres: int | None = None
+    money: str | None = None
 
 
-def ranked(scores: Sequence[tuple[str, Any, str]]) -> list[Standing]:
+def ranked(scores: Sequence[tuple[str, Any, str]], centres: Mapping[str, int] | None = None,
+           money: Mapping[str, str] | None = None) -> list[Standing]:
     """Seats ranked by their scores (``seat``, score to compare, score in words), best first; equal
-    scores share a place (1, 1, 3)."""
+    scores share a place (1, 1, 3); each with its ``centres`` and ``money`` where the kind gives them."""
     found: list[Standing] = []
     order = sorted(scores, key=lambda item: item[1], reverse=True)
     for at, (seat, score, words) in enumerate(order, 1):
         place = found[-1].place if found and order[at - 2][1] == score else at
-        found.append(Standing(seat, place, words))
+        found.append(Standing(seat, place, words, None if centres is None else centres.get(seat, 0),
+                              None if money is None else money.get(seat)))
     return found
 
 

@@ -94,8 +94,10 @@ from judge.store.models import (
 UNSET = "-"
 """What a seat's and the master's password is until its player has one here: no scrypt hash, so
 no password signs on with it (`moved` replaces it, or the player's CONFIRM does)."""
-ITS_OWN = ("judge", "judge_version")
-"""What a record says of the judge that wrote it, not of the game: not compared."""
+ITS_OWN = ("judge", "judge_version", "schema_version")
+"""What a record says of the judge that wrote it, not of the game: not compared (a record of an
+older version of the format, `judge.service.hosting.archive.SCHEMA_VERSION`, is exported again in
+this judge's)."""
 OLDER = ("note: this game closed phases before its judge kept the runs of its deadline (a game begun under 0.3.0 "
          "or older): the replay closed each of those at the time the record says it closed")
 """What a replay says of a game begun before the judge kept its deadline's runs (`replay.deadline_runs`)."""

@@ -17,6 +17,7 @@ import ast
 import contextlib
 import inspect
 import io
+import json
 import os
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import fields
@@ -156,7 +157,8 @@ def _json_type(field: dict[str, Any]) -> str:
     if "const" in field:
         return f"`{field['const']}`"
     if "enum" in field:
-        return "one of " + ", ".join(f"`{value}`" for value in field["enum"])
+        return "one of " + ", ".join(f"`{value}`" if isinstance(value, str) else f"`{json.dumps(value)}`"
+                                     for value in field["enum"])
     kinds = field.get("type", "any")
     names = [kinds] if isinstance(kinds, str) else list(kinds)
     if "array" in names and isinstance(field.get("items"), dict):

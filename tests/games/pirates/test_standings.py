@@ -21,13 +21,16 @@ def ended(token_to: str) -> FinalResult:
 def test_results_the_richest_three_hold_a_token_and_the_extra_one_counts_for_whom_it_was_given() -> None:
     """Results: 'the three players with the most gold earn one Token of Life, and the player with
     the most gold earns an extra Token of Life to give away to another player': Dan, fourth by
-    gold, holds the token Ann gave him; Bob and Cat share second place (tied gold), so Dan is 4th."""
+    gold, holds the token Ann gave him; Bob and Cat share second place (tied gold), so Dan is 4th.
+    Each one's gold is its money, beside its scores."""
     assert standings_of(ended("Dan")) == [
-        Standing("Ann", 1, "120 gold, a Token of Life"), Standing("Bob", 2, "80 gold, a Token of Life"),
-        Standing("Cat", 2, "80 gold, a Token of Life"), Standing("Dan", 4, "75 gold, a Token of Life"),
-        Standing("Eve", 5, "30 gold")]
+        Standing("Ann", 1, "120 gold, a Token of Life", money="120 gold"),
+        Standing("Bob", 2, "80 gold, a Token of Life", money="80 gold"),
+        Standing("Cat", 2, "80 gold, a Token of Life", money="80 gold"),
+        Standing("Dan", 4, "75 gold, a Token of Life", money="75 gold"),
+        Standing("Eve", 5, "30 gold", money="30 gold")]
 
 
 def test_results_an_extra_token_given_to_a_player_with_one_makes_two() -> None:
-    assert standings_of(ended("Bob"))[1] == Standing("Bob", 2, "80 gold, 2 Tokens of Life")
-    assert standings_of(ended("Bob"))[3] == Standing("Dan", 4, "75 gold")
+    assert standings_of(ended("Bob"))[1] == Standing("Bob", 2, "80 gold, 2 Tokens of Life", money="80 gold")
+    assert standings_of(ended("Bob"))[3] == Standing("Dan", 4, "75 gold", money="75 gold")
