@@ -18,6 +18,7 @@ from judge.service.hosting import archive, ratings
 from judge.service.operators import importing
 from judge.store.models import Game, RatedGame, RatingRow
 from judge.web.pages import web_root
+from tests.games.payola.by_mail import start, teleport
 from tests.service.every_kind import MACHIAVELLI, PAYOLA, Kind
 from tests.support.harness import Judge
 from tests.support.people import ALICE, BOB, CAROL, GM
@@ -188,3 +189,20 @@ def test_nothing_of_a_running_game_moves_a_rating(tmp_path: Path) -> None:
     judge = played(Judge(tmp_path), PAYOLA)
     judge.send(ALICE, "GET RATING")
     assert table(judge) == {} and "no rated game yet" in " ".join(judge.last_to(ALICE).body.split())
+
+
+def test_a_power_eliminated_is_placed_last_and_rated_so(tmp_path: Path) -> None:
+    """g1 is put at a spring where England holds nothing (its centres and units gone), France 5 centres and
+    Germany 3; its master ends it after that spring.  Places 1, 2, 3: France is above both (+1, 28.269),
+    Germany above one and below one (0, 25.000), England below both (-1, 21.731)."""
+    judge = start(Judge(tmp_path))
+    teleport(judge, {"phase": "S1901M",
+                     "units": {"FRANCE": ["A PAR", "A MAR", "F BRE"], "GERMANY": ["A MUN", "A BER", "F KIE"]},
+                     "centers": {"FRANCE": ["PAR", "BRE", "MAR", "BEL", "SPA"], "GERMANY": ["MUN", "KIE", "BER"]}})
+    judge.later(49)
+    judge.tick()
+    judge.terminate(GM, PAYOLA.master)
+    rated = table(judge)
+    assert rated[ALICE, ""][0] == pytest.approx(28.269, abs=0.001)
+    assert rated[BOB, ""][0] == pytest.approx(25.0, abs=0.001)
+    assert rated[CAROL, ""][0] == pytest.approx(21.731, abs=0.001)

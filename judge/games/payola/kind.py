@@ -413,17 +413,16 @@ class Payola(PayolaLobby, PayolaPhases, PayolaCommands, Kind):
 
     def standings(self, session: Session, game: Game) -> list[api.Standing]:
         """The powers by the supply centers they held at the end (what the end publication lists),
-        each with its centers and its treasury at the end."""
+        each with its centers and its treasury at the end; a power eliminated is last, with none."""
         row = api.current_phase(session, game)
         if row is None or game.state != GameState.FINISHED:
             return []
         after = ((row.result or {}).get("adjudication") or {}).get("centers") if row.status == "processed" else None
         centers: dict[str, list[str]] = after or row.position.get("centers", {})
-        money = lifecycle.balances(session, game)
-        return api.ranked([(power, len(owned), counted(len(owned), "supply center"))
-                           for power, owned in centers.items()],
-                          {power: len(owned) for power, owned in centers.items()},
-                          {power: f"{money.get(power, 0)} AgP" for power in centers})
+        money = lifecycle.balances(session, game)  # every power of the map, one eliminated with none too
+        held = {power: len(centers.get(power, [])) for power in dict.fromkeys([*centers, *money])}
+        return api.ranked([(power, count, counted(count, "supply center")) for power, count in held.items()],
+                          held, {power: f"{money.get(power, 0)} AgP" for power in held})
 
     def check_phase(self, session: Session, game: Game, row: PhaseRow) -> None:
         """The board the phase started from, read as the adjudicator reads it (each unit where it

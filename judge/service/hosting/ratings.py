@@ -14,7 +14,7 @@ line for it (a phase due, an abandonment, the game finished), each with the phas
 abandoned it; the game ended when its ``finished`` lines were written.  The places are the kind's
 standings (`Pages.standings`: Payola's centres, Machiavelli's 4.2, Exchange Payola's E35, Pirates' gold),
 over which the game's result rules: a winner is first alone, the seats of a draw share first place, and
-the others follow in their standings' order; a kind with no standings places a winner first and every
+the others follow in their standings' order, a seat the standings leave out last; a kind with no standings places a winner first and every
 other seat second, the seats of a draw first and the rest second, and rates nobody when neither.
 
 **In the order they ended.**  Ratings depend on the order games are rated in; the judge rates them in
@@ -94,8 +94,7 @@ def _places(session: Session, game: Game, seats: Sequence[str]) -> dict[str, int
         return {}
     order = [seat for seat in first if seat in seats] + [
         standing.seat for standing in standings if standing.seat not in first and standing.seat in seats]
-    if not standings:
-        order += [seat for seat in seats if seat not in first]
+    order += [seat for seat in seats if seat not in order]  # no standing (none given, or none for it): last
     was = {standing.seat: standing.place for standing in standings}
     places: dict[str, int] = {}
     for at, seat in enumerate(order, 1):
