@@ -14,8 +14,9 @@ line for it (a phase due, an abandonment, the game finished), each with the phas
 abandoned it; the game ended when its ``finished`` lines were written.  The places are the kind's
 standings (`Pages.standings`: Payola's centres, Machiavelli's 4.2, Exchange Payola's E35, Pirates' gold),
 over which the game's result rules: a winner is first alone, the seats of a draw share first place, and
-the others follow in their standings' order, a seat the standings leave out last; a kind with no standings places a winner first and every
-other seat second, the seats of a draw first and the rest second, and rates nobody when neither.
+the others follow in their standings' order, a seat the standings leave out last; a kind with no
+standings places a winner first and every other seat second, the seats of a draw first and the rest
+second, and rates nobody when neither.
 
 **In the order they ended.**  Ratings depend on the order games are rated in; the judge rates them in
 the order they ended (then by game), so that `rebuild`, which forgets every rating and rates every
