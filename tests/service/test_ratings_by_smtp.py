@@ -1,6 +1,6 @@
 """Ratings played by SMTP through `judge serve`: two games of two kinds ended by their players' and master's
-mail, a player's GET RATING answered, the hall of fame showing the ratings, and a finished game's public
-record valid against its published schema.
+mail, a player's GET RATING answered, the hall of fame showing the ratings and the scores, and a finished
+game's public record, of the format's version 2 with its scores, valid against its published schema.
 
 The story: Payola's g1 (France Alice, Germany Bob, England Carol) and Machiavelli's m1 (Florence Ann, Milan
 Bob, Venice Cy) start together; each plays its first phase at its deadline (g1's S1901M after 48 hours,
@@ -92,5 +92,9 @@ def test_two_games_ended_by_mail_rate_their_players_and_the_hall_and_record_show
     overall = next(table for table in hall.tables if table and table[0] == ["Player", "Rating", "Rated games"])
     assert ["alice", "1146 (provisional)", "1"] in overall
     assert any(row[0] == "bob" and row[2] == "2" for row in overall[1:])
+    scores = next(table for table in hall.tables if table[:2] and table[0][:3] == ["Place", "Seat", "DSS"]
+                  and table[1] == ["g1"])
+    assert scores[2][:5] == ["1st", "France", "100.0", "100.0", "100.0"]  # a solo: first, whatever its centres
     record = json.loads((root / "games" / "g1" / "record.json").read_text())
+    assert record["schema_version"] == 2 and record["scores"]["dss_shared_by"] == "solo"
     jsonschema.validate(record, json.loads(SCHEMA.read_text()))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from judge.service.hosting.kinds import Standing, ranked
-from judge.service.hosting.scores import Basis, Scores, exact, score, shown
+from judge.service.hosting.scores import Basis, Scores, by_result, exact, score, shown
 
 SEVEN = ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY")
 
@@ -84,3 +84,16 @@ def test_a_kind_without_centres_is_scored_by_its_money_only() -> None:
     assert not scores.centred
     assert [(s.money, s.dss, s.sos, s.c_diplo) for s in scores.seats] == [
         ("60.0% control", None, None, None), ("40.0% control", None, None, None)]
+
+
+def test_the_result_places_a_winner_first_and_a_draw_shared_over_the_centres() -> None:
+    """Russia holds most centres (4), the others 3 each: a concession to France puts France first alone,
+    Russia second, the others third together; a draw of France and Germany puts both first, Russia third,
+    England fourth."""
+    standings = [Standing("RUSSIA", 1, "4 supply centers", 4), Standing("ENGLAND", 2, "3 supply centers", 3),
+                 Standing("FRANCE", 2, "3 supply centers", 3), Standing("GERMANY", 2, "3 supply centers", 3)]
+    assert [(s.seat, s.place) for s in by_result(standings, "FRANCE", ())] == [
+        ("FRANCE", 1), ("RUSSIA", 2), ("ENGLAND", 3), ("GERMANY", 3)]
+    assert [(s.seat, s.place) for s in by_result(standings, None, ("FRANCE", "GERMANY"))] == [
+        ("FRANCE", 1), ("GERMANY", 1), ("RUSSIA", 3), ("ENGLAND", 4)]
+    assert by_result(standings, None, ()) == standings

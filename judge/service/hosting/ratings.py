@@ -41,6 +41,7 @@ from sqlalchemy.orm import Session
 
 from judge.service.hosting.kinds import Kinds, kind_of
 from judge.service.hosting.records import PHASE_LINES
+from judge.service.hosting.scores import by_result
 from judge.service.hosting.silent_seats import DESERTED
 from judge.service.mailbox import mailbox
 from judge.service.options import rules_of
@@ -87,24 +88,16 @@ def result(session: Session, game: Game) -> Rated | None:
 
 
 def _places(session: Session, game: Game, seats: Sequence[str]) -> dict[str, int]:
-    """Each seat's place: the game's result over its kind's standings (see the module's header)."""
+    """Each seat's place: the game's result over its kind's standings (`scores.by_result`), a seat they
+    leave out last (see the module's header)."""
     drawn: list[str] = game.settings.get("drawn", [])
     first = [game.winner] if game.winner else list(drawn)
-    standings = kind_of(session, game).standings(session, game)
+    standings = by_result(kind_of(session, game).standings(session, game), game.winner, drawn)
     if not standings and not first:
         return {}
-    order = [seat for seat in first if seat in seats] + [
-        standing.seat for standing in standings if standing.seat not in first and standing.seat in seats]
-    order += [seat for seat in seats if seat not in order]  # no standing (none given, or none for it): last
-    was = {standing.seat: standing.place for standing in standings}
-    places: dict[str, int] = {}
-    for at, seat in enumerate(order, 1):
-        previous = order[at - 2] if at > 1 else None
-        tied = previous is not None and (
-            (seat in first and previous in first)
-            or (seat not in first and previous not in first and was.get(seat) == was.get(previous)))
-        places[seat] = places[previous] if tied and previous is not None else at
-    return places
+    places = {standing.seat: standing.place for standing in standings}
+    last = max(places.values(), default=1) + 1
+    return {seat: 1 if seat in first else places.get(seat, last) for seat in seats}
 
 
 def catch_up(session: Session) -> None:

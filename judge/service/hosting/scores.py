@@ -28,7 +28,7 @@ rounded to four decimals (`exact`), the pages to one (`shown`).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 from fractions import Fraction
 
@@ -78,8 +78,24 @@ class Scores:
         return self.basis is not None
 
 
+def by_result(standings: Sequence[Standing], winner: str | None, drawn: Sequence[str]) -> list[Standing]:
+    """``standings`` under the game's result: a winner first alone, the seats of a draw sharing first place,
+    then the others in their standings' order, tied where their standings tie (1, 1, 3).  What the hall
+    of fame shows, the scores and the ratings (`judge.service.hosting.ratings`) place the seats by."""
+    first = [winner] if winner else list(drawn)
+    top = [replace(s, place=1) for s in standings if s.seat in first]
+    rest = [s for s in standings if s.seat not in first]
+    placed = list(top)
+    for at, standing in enumerate(rest):
+        tied = at > 0 and rest[at - 1].place == standing.place
+        placed.append(replace(standing, place=placed[-1].place if tied else len(top) + at + 1))
+    return placed
+
+
 def score(standings: Sequence[Standing], winner: str | None, drawn: Sequence[str]) -> Scores:
-    """The scores of a finished game whose seats stood as ``standings`` (see the module's header)."""
+    """The scores of a finished game whose seats stood as ``standings`` (see the module's header),
+    placed by its result (`by_result`)."""
+    standings = by_result(standings, winner, drawn)
     centres = {s.seat: s.centres for s in standings if s.centres is not None}
     if not standings or len(centres) < len(standings):
         return Scores(tuple(Score(s.seat, s.place, s.score, s.centres, s.money, None, None, None)
