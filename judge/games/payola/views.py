@@ -89,21 +89,29 @@ def board(position: Position, seen_by: str | None = None, in_sight: Collection[s
              "retreats": sorted(str(loc) for loc in retreat_options(position, province)) if d.power in mine else None}
             for province, d in sorted(position.dislodged.items())
         ],
-        "adjustments": [],
+        "adjustments": _adjustments(position, [p for p in powers if p in mine], centers, units),
     }
     if seen_by:
         view["in_sight"] = sorted(in_sight)
         view["unseen"] = sorted(c for c in set(game_map.supply_centers) - owned if c not in in_sight)
-    if position.phase.kind is PhaseKind.ADJUSTMENT:
-        for power in powers:
-            count = adjustment_count(position, power)
-            if count == 0 or power not in mine:
-                continue
-            free = sorted(c for c in game_map.powers[power].home_centers
-                          if position.centers.get(c) == power and c not in position.units)
-            view["adjustments"].append({"power": power, "centers": len(centers[power]), "units": len(units[power]),
-                                        "builds": max(count, 0), "removals": max(-count, 0), "free_homes": free})
     return view
+
+
+def _adjustments(position: Position, powers: Sequence[str], centers: Mapping[str, Sequence[str]],
+                 units: Mapping[str, Sequence[str]]) -> list[dict[str, Any]]:
+    """In an adjustment phase, what each of ``powers`` must build or remove, with its free home centers."""
+    if position.phase.kind is not PhaseKind.ADJUSTMENT:
+        return []
+    found = []
+    for power in powers:
+        count = adjustment_count(position, power)
+        if count == 0:
+            continue
+        free = sorted(c for c in position.game_map.powers[power].home_centers
+                      if position.centers.get(c) == power and c not in position.units)
+        found.append({"power": power, "centers": len(centers[power]), "units": len(units[power]),
+                      "builds": max(count, 0), "removals": max(-count, 0), "free_homes": free})
+    return found
 
 
 def automatic_actions(before: Position, results: Sequence[Mapping[str, Any]], after: Position,
