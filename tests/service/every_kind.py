@@ -60,6 +60,17 @@ class Kind:
         """``judge`` with the game started, its mail read (played once per test process: `once`)."""
         return once(judge, self.build)
 
+    def first_played(self, judge: Judge) -> Judge:
+        """``judge`` with the game started (`begin`) and its first phase played at its deadline, every seat
+        having sent its part (``sent``)."""
+        self.begin(judge)
+        for seat, line in enumerate(self.sent):
+            if line:
+                self.send(judge, seat, line)
+        judge.later(self.hours + 1)
+        judge.tick()
+        return judge
+
     def send(self, judge: Judge, seat: int, *lines: str, **kwargs: object) -> Sent:
         """``lines`` from seat ``seat``, signed on; the judge's answer (not the results it may cause)."""
         who = self.seats[seat]

@@ -73,12 +73,7 @@ def played(judge: Judge, kind: Kind, finished: bool) -> Judge:
 
 
 def _play(judge: Judge, kind: Kind, finished: bool) -> None:
-    kind.begin(judge)
-    for seat, line in enumerate(kind.sent):
-        if line:
-            kind.send(judge, seat, line)
-    judge.later(kind.hours + 1)
-    judge.tick()
+    kind.first_played(judge)
     kind.send(judge, 0, kind.later)
     if finished:
         judge.later(1)

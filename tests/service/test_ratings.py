@@ -19,27 +19,16 @@ from judge.service.operators import importing
 from judge.store.models import Game, RatedGame, RatingRow
 from judge.web.pages import web_root
 from tests.games.payola.by_mail import start, teleport
-from tests.service.every_kind import MACHIAVELLI, PAYOLA, Kind
+from tests.service.every_kind import MACHIAVELLI, PAYOLA
 from tests.support.harness import Judge
 from tests.support.people import ALICE, BOB, CAROL, GM
 from tests.web.page import read_page as read
 
 
-def played(judge: Judge, kind: Kind) -> Judge:
-    """``kind``'s game on ``judge``, its first phase played at its deadline, every seat having sent its part."""
-    kind.begin(judge)
-    for seat, line in enumerate(kind.sent):
-        if line:
-            kind.send(judge, seat, line)
-    judge.later(kind.hours + 1)
-    judge.tick()
-    return judge
-
-
 def conceded_to_france(judge: Judge) -> Judge:
     """Payola's g1 (France Alice, Germany Bob, England Carol) after S1901M, two days after its start:
     the three concede it to France, who wins alone; Germany and England, three centres each, share second."""
-    played(judge, PAYOLA)
+    PAYOLA.first_played(judge)
     for seat in PAYOLA.seats:
         judge.send(seat.address, f"{seat.signon}\nVOTE CONCEDE FRANCE")
     return judge
@@ -81,7 +70,7 @@ def test_the_ratings_rebuilt_from_the_records_are_those_kept_game_by_game(tmp_pa
     """Payola's g1 conceded, then Machiavelli's m1 ended by its master after its first phase: Bob played
     both.  Rebuilding forgets every rating and rates both games again in the order they ended."""
     judge = conceded_to_france(Judge(tmp_path))
-    played(judge, MACHIAVELLI)
+    MACHIAVELLI.first_played(judge)
     judge.terminate(GM, MACHIAVELLI.master)
     kept = table(judge)
     assert kept[BOB, ""][2] == 2 and kept[BOB, "payola"][2] == 1 and kept[BOB, "machiavelli"][2] == 1
@@ -156,12 +145,12 @@ def test_a_game_imported_with_an_earlier_end_is_rated_as_if_it_had_ended_here_th
     three days after its start, then imports g1: the ratings are rebuilt with g1 first, and are those of
     a judge on which g1 ended before m1 (Bob played both: the order moves his overall rating)."""
     here = conceded_to_france(Judge(tmp_path / "here"))
-    played(here, MACHIAVELLI)
+    MACHIAVELLI.first_played(here)
     here.terminate(GM, MACHIAVELLI.master)
     first = conceded_to_france(Judge(tmp_path / "a"))
     with first.db.transaction() as session:
         record = json.loads(json.dumps(archive.export(session, first.settings, "g1")))
-    other = played(Judge(tmp_path / "b"), MACHIAVELLI)
+    other = MACHIAVELLI.first_played(Judge(tmp_path / "b"))
     other.terminate(GM, MACHIAVELLI.master)
     assert table(other)[BOB, ""][2] == 1
     importing.import_record(other.db, other.settings, record, other.now)
@@ -186,7 +175,7 @@ def test_judge_ratings_lists_the_figures_and_rebuilds_them_the_same(
 
 def test_nothing_of_a_running_game_moves_a_rating(tmp_path: Path) -> None:
     """g1's first phase played and its players' lines on their records: nobody is rated until it ends."""
-    judge = played(Judge(tmp_path), PAYOLA)
+    judge = PAYOLA.first_played(Judge(tmp_path))
     judge.send(ALICE, "GET RATING")
     assert table(judge) == {} and "no rated game yet" in " ".join(judge.last_to(ALICE).body.split())
 

@@ -24,12 +24,7 @@ from tests.web.page import read_page as read
 
 def ended(judge: Judge, kind: Kind) -> Judge:
     """``kind``'s game on ``judge`` (pages on), its first phase played, then TERMINATEd."""
-    kind.begin(judge)
-    for seat, line in enumerate(kind.sent):
-        if line:
-            kind.send(judge, seat, line)
-    judge.later(kind.hours + 1)
-    judge.tick()
+    kind.first_played(judge)
     judge.terminate(GM, kind.master)
     return judge
 
