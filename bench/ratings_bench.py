@@ -153,7 +153,9 @@ def games(world: Community, count: int, seats: int, noise: float, draws: float, 
         for player, over in zip(players, taken, strict=True):
             if over:
                 left, sub = rng.randint(1, PHASES - 1), next(subs)
-                shares.append((Share(player, left, player in world.abandoners), Share(sub, PHASES - left)))
+                gone = player in world.abandoners
+                shares.append((Share(player, left, gone, (PHASES - left) / PHASES if gone else 0.0),
+                               Share(sub, PHASES - left)))
                 skill = (left * world.skills[player] + (PHASES - left) * world.skills[sub]) / PHASES
             else:
                 shares.append((Share(player, PHASES),))

@@ -26,10 +26,12 @@ takes a tenth of its result's move).  This is what the email judges' JDPR did, s
 among its successive players, and it is how a substitute is not blamed for the position inherited: a
 seat taken over late, already lost, weighs on its new player only for the phases they played, and the
 earlier player, who lost it, carries the rest.  A person who **abandoned** a seat (declared so by the
-silence policy, rulings.md H1-H3) is moved by the seat's place for the phases they played and by last
-place, below every seat, for the rest of its phases: from the phase they left on, the seat's result is
-not theirs, and leaving is the worst result there is.  A person who left a seat in good order (resigned,
-replaced by the game master) shares its result by their phases, as any successive player does.
+silence policy, rulings.md H1-H3) is moved by the seat's place for the share of the game before they
+left and by last place, below every seat, for the share after (`Share.after`, the game's phases from
+the abandonment on): from the phase they left on, the seat's result is not theirs, whether someone
+took it over or it went unplayed, and leaving is the worst result there is.  A person who left a seat
+in good order (resigned, replaced by the game master) shares its result by their phases, as any
+successive player does.
 
 A rating is shown as one figure (`Rating.figure`): the mean less three times the uncertainty (openskill's
 ``ordinal``, a figure the player is very likely above), rescaled to read like an Elo rating (1000 for a
@@ -78,11 +80,13 @@ NEWCOMER = Rating()
 
 @dataclass(frozen=True)
 class Share:
-    """One person's part in a seat: the seat's phases they played, and whether they abandoned it."""
+    """One person's part in a seat: the seat's phases they played, whether they abandoned it, and if so
+    the share of the game's phases played after they did (``after``, 0 to 1)."""
 
     person: str
     phases: int
     abandoned: bool = False
+    after: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -107,9 +111,11 @@ def rate(known: Mapping[str, Rating], seats: Sequence[Seat]) -> dict[str, Rating
     for at, seat in enumerate(played):
         for share, weight in _weights(seat).items():
             before = known.get(share.person, NEWCOMER)
-            moves = [(weight, _as_seat(before, blends, at, seat.place, played))]
-            if share.abandoned:
-                moves.append((1.0 - weight, _as_seat(before, blends, at, last, played)))
+            if share.abandoned:  # the seat's place until they left, last from then on
+                moves = [(1.0 - share.after, _as_seat(before, blends, at, seat.place, played)),
+                         (share.after, _as_seat(before, blends, at, last, played))]
+            else:
+                moves = [(weight, _as_seat(before, blends, at, seat.place, played))]
             moved[share.person] = _moved(before, moves)
     return moved
 

@@ -52,11 +52,11 @@ def test_a_seat_played_by_two_moves_each_by_their_share_of_its_phases() -> None:
 
 
 def test_one_who_abandoned_a_seat_is_placed_last_for_the_phases_after_leaving() -> None:
-    """The same seat, Ann declared abandoned after 4 of its 10 phases: for those 4 she takes the seat's
-    +3.269; for the other 6 she is last, below B (2nd) and C (3rd): ``-1/2 - 1/2``, -3.269.
+    """The same seat, Ann declared abandoned after 4 of its 10 phases (6 tenths of the game after): for those 4
+    she takes the seat's +3.269; for the other 6 she is last, below B (2nd) and C (3rd): ``-1/2 - 1/2``, -3.269.
     25 + 0.4 * 3.269 - 0.6 * 3.269 = 24.346.  Dee, who took the seat over, is moved by her 6 phases of its
     first place alone (26.961)."""
-    seat = Seat("A", 1, (Share("ann", 4, abandoned=True), Share("dee", 6)))
+    seat = Seat("A", 1, (Share("ann", 4, abandoned=True, after=0.6), Share("dee", 6)))
     after = rate({}, [seat, alone("B", 2), alone("C", 3)])
     assert after["ann"].mu == pytest.approx(24.346, abs=0.001)
     assert after["dee"].mu == pytest.approx(26.961, abs=0.001)
@@ -95,3 +95,12 @@ def test_the_figure_is_the_mean_less_three_uncertainties_read_like_elo() -> None
 def test_a_rating_is_provisional_below_five_rated_games() -> None:
     assert PROVISIONAL == 5
     assert Rating(games=4).provisional and not Rating(games=5).provisional
+
+
+def test_one_who_abandoned_a_seat_nobody_took_over_is_last_for_the_rest_of_the_game() -> None:
+    """Ann played her seat alone and abandoned it with 6 tenths of the game to go; nobody took it over, and
+    it still came first (its centres held): 4 tenths of its +3.269 and 6 tenths of last place's -3.269, as if
+    someone had taken it over: 24.346."""
+    seat = Seat("A", 1, (Share("ann", 4, abandoned=True, after=0.6),))
+    after = rate({}, [seat, alone("B", 2), alone("C", 3)])
+    assert after["ann"].mu == pytest.approx(24.346, abs=0.001)

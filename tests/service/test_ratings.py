@@ -20,7 +20,7 @@ from judge.store.models import Game, RatedGame, RatingRow
 from judge.web.pages import web_root
 from tests.games.payola.by_mail import start, teleport
 from tests.service.every_kind import MACHIAVELLI, PAYOLA
-from tests.support.harness import Judge
+from tests.support.harness import Judge, two_player_game
 from tests.support.people import ALICE, BOB, CAROL, GM
 from tests.web.page import read_page as read
 
@@ -195,3 +195,21 @@ def test_a_power_eliminated_is_placed_last_and_rated_so(tmp_path: Path) -> None:
     assert rated[ALICE, ""][0] == pytest.approx(28.269, abs=0.001)
     assert rated[BOB, ""][0] == pytest.approx(25.0, abs=0.001)
     assert rated[CAROL, ""][0] == pytest.approx(21.731, abs=0.001)
+
+
+def test_one_who_abandoned_a_seat_nobody_took_is_last_for_the_phases_after(tmp_path: Path) -> None:
+    """g1, France Alice and Germany Bob, a seat abandoned at its first missed deadline: Bob sends nothing for
+    S1901M and is declared abandoned when it closes; nobody takes Germany over; Alice's F1901M sheet, the only
+    one due, closes it at once, and the game master ends the game.  Two phases were played, one after Bob
+    left.  France and Germany hold 3 centres each: a shared place, no move for Alice (25.000); Bob takes half
+    of it (0) and half of last place, below France: ``-1/2`` times 3.269, halved: 24.183."""
+    judge = two_player_game(Judge(tmp_path))
+    judge.send(GM, "SIGNON MASTER@g1 gm-secret\nSET SILENCE ON\nSET SILENCE EXTENSIONS 0\nSET SILENCE ABANDON 1")
+    judge.send(ALICE, "SIGNON F@g1 alice-pw\n1 : A PAR H")
+    judge.later(48)
+    judge.tick()
+    judge.send(ALICE, "SIGNON F@g1 alice-pw\n1 : A PAR H")
+    judge.terminate(GM, "SIGNON MASTER@g1 gm-secret")
+    rated = table(judge)
+    assert rated[ALICE, ""][0] == pytest.approx(25.0, abs=0.001)
+    assert rated[BOB, ""][0] == pytest.approx(24.183, abs=0.001)

@@ -47,7 +47,7 @@ from judge.service.mailbox import mailbox
 from judge.service.options import rules_of
 from judge.service.rating import Rating, Seat, Share, rate
 from judge.service.states import GameState
-from judge.store.models import Game, PlayerRecord, RatedGame, RatingRow, Secret
+from judge.store.models import Game, PhaseRow, PlayerRecord, RatedGame, RatingRow, Secret
 
 OVERALL = ""
 """The kind of the rating across every kind of game."""
@@ -67,24 +67,35 @@ def result(session: Session, game: Game) -> Rated | None:
     """What rates ``game`` (see the module's header); None while it runs or if it never counted."""
     if game.state != GameState.FINISHED:
         return None
-    lines = session.execute(select(PlayerRecord.seat, PlayerRecord.address, PlayerRecord.what, PlayerRecord.at)
-                            .where(PlayerRecord.game_id == game.id)).all()
-    ends = [at for _, _, what, at in lines if what == "finished"]
+    lines = session.execute(select(PlayerRecord.seat, PlayerRecord.address, PlayerRecord.what, PlayerRecord.at,
+                                   PlayerRecord.phase_row).where(PlayerRecord.game_id == game.id)).all()
+    ends = [at for _, _, what, at, _ in lines if what == "finished"]
     if not ends:
         return None
     if game.settings.get(DESERTED) or rules_of(game).anonymous:
         return Rated(game, min(ends), ())
     phases: dict[tuple[str, str], int] = {}
-    left: set[tuple[str, str]] = set()
-    for seat, address, what, _ in lines:
+    left: dict[tuple[str, str], int] = {}
+    for seat, address, what, _, row in lines:
         phases[seat, address] = phases.get((seat, address), 0) + (what in PHASE_LINES)
         if what == "abandoned":
-            left.add((seat, address))
+            left[seat, address] = min(row or 0, left.get((seat, address), row or 0))
+    closed = list(session.scalars(select(PhaseRow.id).where(PhaseRow.game_id == game.id,
+                                                            PhaseRow.status == "processed")))
     places = _places(session, game, sorted({seat for seat, _ in phases}))
-    seats = tuple(Seat(seat, place, tuple(Share(address, phases[seat, address], (seat, address) in left)
-                                          for held, address in sorted(phases) if held == seat))
-                  for seat, place in places.items())
+    seats = tuple(Seat(seat, place, tuple(
+        Share(address, phases[seat, address], (seat, address) in left, _after(closed, left.get((seat, address))))
+        for held, address in sorted(phases) if held == seat)) for seat, place in places.items())
     return Rated(game, min(ends), seats)
+
+
+def _after(closed: Sequence[int], left: int | None) -> float:
+    """The share of the game's phases played (``closed``: their rows, in the order they opened) after a
+    seat was declared abandoned at the close of the phase of row ``left`` (which is played before); 0 if
+    it was not."""
+    if left is None or not closed:
+        return 0.0
+    return sum(row > left for row in closed) / len(closed)
 
 
 def _places(session: Session, game: Game, seats: Sequence[str]) -> dict[str, int]:
