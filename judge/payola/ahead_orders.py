@@ -1,13 +1,14 @@
-"""Orders given ahead, as Payola and Exchange Payola read them when their phase opens: a retreat's
-``|`` alternatives made whole (`choices`), and the first of a unit's orders its power may give now
-(`first_possible`), by the engine's own check."""
+"""Orders given ahead, as Payola and Exchange Payola read them: a line's shape when it is kept
+(`shape_of`), a retreat's ``|`` alternatives made whole (`choices`), and when its phase opens the first of
+a unit's orders its power may give now (`first_possible`, `read_now`), by the engine's own check."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
 from judge.engine.legal import check_order
-from judge.engine.orders import Order, OrderSyntaxError, parse_order
+from judge.engine.map import GameMap
+from judge.engine.orders import Order, OrderSyntaxError, PhaseKind, parse_order
 from judge.engine.position import Position
 
 
@@ -30,6 +31,20 @@ def choices(line: str) -> list[str]:
     return [first, *whole]
 
 
+def shape_of(line: str, game_map: GameMap, kind: PhaseKind) -> str | None:
+    """Why an order line kept for a phase of ``kind`` cannot be read on ``game_map`` (None: it can): its
+    orders, ``|`` alternatives for a retreat alone, each read for its shape."""
+    first, *alternatives = choices(line)
+    if alternatives and kind is not PhaseKind.RETREAT:
+        return "alternatives (|) are given only for a retreat"
+    try:
+        for text in (first, *alternatives):
+            parse_order(text, game_map, kind)
+    except OrderSyntaxError as exc:
+        return str(exc)
+    return None
+
+
 def first_possible(position: Position, power: str, texts: Sequence[str]) -> tuple[str, Order] | str:
     """The first of ``texts`` (one unit's orders, best first) that ``power`` may give now, with its order;
     else why the first may not."""
@@ -45,3 +60,15 @@ def first_possible(position: Position, power: str, texts: Sequence[str]) -> tupl
             return text, order
         why = why or verdict.illegal.message
     return why
+
+
+def read_now(position: Position, power: str, line: str) -> tuple[str | None, str, Order | None]:
+    """A unit's order line kept ahead (``|`` alternatives for a retreat) as ``power`` sends it now: the order
+    sent (None: none of them is possible), why it is not the line's first, and the order read."""
+    first, *alternatives = choices(line)
+    chosen = first_possible(position, power, [first, *alternatives])
+    if isinstance(chosen, str):
+        return None, chosen, None
+    text, order = chosen
+    why = "" if text == first else f"{first} is not possible now, and the first alternative that is was taken"
+    return text, why, order

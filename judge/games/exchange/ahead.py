@@ -37,13 +37,13 @@ from judge.api import Command, Game
 from judge.engine.legal import adjustment_count
 from judge.engine.map import GameMap, load_map
 from judge.engine.notation import NotationError, power_name
-from judge.engine.orders import Build, Disband, OrderSyntaxError, PhaseKind, Remove, parse_order
+from judge.engine.orders import Build, Disband, PhaseKind, Remove
 from judge.engine.position import Phase
 from judge.games.exchange import stored
 from judge.games.exchange.core.state import Stage
 from judge.games.exchange.handlers import SheetLine
 from judge.games.exchange.reading import EXCHANGE_WORDS
-from judge.payola.ahead_orders import choices, first_possible
+from judge.payola.ahead_orders import read_now, shape_of
 from judge.payola.offers import shape_error
 
 CYCLE = 6
@@ -90,15 +90,7 @@ def check_ahead(game: Game, phase: str, command: Command) -> str | None:
         return shape_error(text, game_map, stored.options_of(game).payola)
     if kind is PhaseKind.MOVEMENT:
         return f"in a movement phase units are bribed, not ordered: send offers for {phase}"
-    first, *alternatives = choices(text)
-    if alternatives and kind is not PhaseKind.RETREAT:
-        return "alternatives (|) are given only for a retreat"
-    try:
-        for order in (first, *alternatives):
-            parse_order(order, game_map, kind)
-    except OrderSyntaxError as exc:
-        return str(exc)
-    return None
+    return shape_of(text, game_map, kind)
 
 
 def read_ahead(session: Session, game: Game, seat: str, lines: Sequence[str]) -> list[tuple[str, str | None, str]]:
@@ -122,12 +114,10 @@ def read_ahead(session: Session, game: Game, seat: str, lines: Sequence[str]) ->
         if corporation is None or key == "WAIT":  # the investor's own, or the host's: the sheet answers them
             taken.append((line, line, ""))
             continue
-        first, *alternatives = choices(line)
-        chosen = first_possible(position, corporation, [first, *alternatives])
-        if isinstance(chosen, str):
-            taken.append((line, None, chosen))
+        text, why, order = read_now(position, corporation, line)
+        if text is None:
+            taken.append((line, None, why))
             continue
-        text, order = chosen
         if isinstance(order, Build | Remove | Disband) and position.phase.kind is PhaseKind.ADJUSTMENT:
             due = adjustment_count(position, corporation)
             left = room.setdefault(corporation, abs(due))
@@ -135,7 +125,6 @@ def read_ahead(session: Session, game: Game, seat: str, lines: Sequence[str]) ->
                 taken.append((line, None, _no_room(corporation, due)))
                 continue
             room[corporation] = left - 1
-        why = "" if text == first else f"{first} is not possible now, and the first alternative that is was taken"
         taken.append((line, text, why))
     return taken
 

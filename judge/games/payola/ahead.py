@@ -30,12 +30,12 @@ from judge import api
 from judge.api import Command, Game
 from judge.engine.legal import adjustment_count
 from judge.engine.map import load_map
-from judge.engine.orders import Build, Disband, OrderSyntaxError, PhaseKind, Remove, parse_order
+from judge.engine.orders import Build, Disband, PhaseKind, Remove
 from judge.engine.position import Phase
 from judge.games.payola import commands, lifecycle
 from judge.games.payola.commands import OfferLine, OrderLine
 from judge.games.payola.lifecycle import free_home_centers
-from judge.payola.ahead_orders import choices, first_possible
+from judge.payola.ahead_orders import read_now, shape_of
 from judge.payola.offers import shape_error
 
 CYCLE = 5
@@ -69,15 +69,7 @@ def check_ahead(game: Game, phase: str, command: Command) -> str | None:
                 "PHASE block to do it now")
     if kind is PhaseKind.MOVEMENT and not options.loyal_units:
         return f"in a movement phase units are bribed, not ordered: send offers for {phase}"
-    first, *alternatives = choices(command.text)
-    if alternatives and kind is not PhaseKind.RETREAT:
-        return "alternatives (|) are given only for a retreat"
-    try:
-        for text in (first, *alternatives):
-            parse_order(text, game_map, kind)
-    except OrderSyntaxError as exc:
-        return str(exc)
-    return None
+    return shape_of(command.text, game_map, kind)
 
 
 def read_ahead(session: Session, game: Game, seat: str, lines: Sequence[str]) -> list[tuple[str, str | None, str]]:
@@ -97,12 +89,10 @@ def read_ahead(session: Session, game: Game, seat: str, lines: Sequence[str]) ->
         if not isinstance(commands.read(line, game.variant), OrderLine):  # WAIT: the host's
             taken.append((line, line, ""))
             continue
-        first, *alternatives = choices(line)
-        chosen = first_possible(position, seat, [first, *alternatives])
-        if isinstance(chosen, str):
-            taken.append((line, None, chosen))
+        text, why, order = read_now(position, seat, line)
+        if text is None:
+            taken.append((line, None, why))
             continue
-        text, order = chosen
         if isinstance(order, Build | Remove | Disband) and position.phase.kind is PhaseKind.ADJUSTMENT:
             if room <= 0:
                 taken.append((line, None, f"your centres allow {due - room} build(s) now, and the lines before it "
@@ -110,7 +100,6 @@ def read_ahead(session: Session, game: Game, seat: str, lines: Sequence[str]) ->
                               "before it did"))
                 continue
             room -= 1
-        why = "" if text == first else f"{first} is not possible now, and the first alternative that is was taken"
         taken.append((line, text, why))
     return taken
 
