@@ -149,8 +149,10 @@ def get_rating(talk: Conversation, text: str, command: cmd.GetRating) -> None:
 
 def rating_line(title: str, rating: Rating) -> str:
     """One rating in words: ``overall: 1234 from 7 rated games``, provisional marked."""
-    provisional = ", provisional" if rating.provisional else ""
-    return f"  {title}: {rating.figure} from {counted(rating.games, 'rated game')}{provisional}"
+    games = counted(rating.games, "rated game")
+    if rating.provisional:
+        return f"  {title}: {rating.figure} from {games}, provisional"
+    return f"  {title}: {rating.figure} from {games}"
 
 
 COMMANDS = (
