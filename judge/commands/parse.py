@@ -28,6 +28,8 @@ from datetime import UTC, date, datetime, timedelta, timezone
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from judge.language import gettext as _
+from judge.language import name_of, offered
 from judge.mail.inbound import ends_press, opens_press, press_closed, restarts_press
 
 
@@ -393,6 +395,16 @@ class SetForm:
     the form to fill (`judge.service.outgoing.forms`; on unless the mailbox chose OFF)."""
 
     on: bool
+
+
+@dataclass(frozen=True)
+class SetLanguage:
+    """``SET LANGUAGE it`` (``SET LANGUAGE DEFAULT``: no choice again): the language the judge writes every
+    mail to the sender's mailbox in, in every game; ``SET GAME LANGUAGE it`` (``game``), the game master's:
+    the game's pages' and the language of its readers who chose none (`judge.service.outgoing.preferences`)."""
+
+    language: str | None  # one of judge.language.offered(); None: no choice
+    game: bool = False
 
 
 @dataclass(frozen=True)
@@ -920,6 +932,27 @@ def _set_form(rest: list[str]) -> SetForm:
                      "SET FORM OFF")
 
 
+def _set_language(rest: list[str], game: bool) -> SetLanguage:
+    """SET LANGUAGE and the code of a language the judge writes, or DEFAULT; anything else is refused
+    with the languages it writes (the word shortened: a line may be thousands of characters long)."""
+    word = rest[0].lower() if len(rest) == 1 else " ".join(rest)
+    if word in offered() or word == "default":
+        return SetLanguage(word if word != "default" else None, game)
+    codes = ", ".join(f"{code} ({name_of(code)})" for code in offered())
+    if not word:
+        raise ValueError(_("expected SET LANGUAGE and the code of a language: {codes}", codes=codes))
+    shown = word if len(word) <= 20 else word[:20] + "..."
+    raise ValueError(_("this judge writes no language called \"{word}\": it writes {codes} (HELP LANGUAGES)",
+                       word=shown, codes=codes))
+
+
+def _set_game(rest: list[str]) -> SetLanguage | None:
+    """SET GAME LANGUAGE code, the game master's."""
+    if rest and rest[0].upper() == "LANGUAGE":
+        return _set_language(rest[1:], game=True)
+    return None
+
+
 def _set_clock(rest: list[str]) -> SetClock:
     """SET CLOCK and the words of its setting, which its handler reads
     (`judge.service.incoming.handlers.unattended`)."""
@@ -952,6 +985,8 @@ _SETTINGS: dict[str, Callable[[str, list[str]], Command | None]] = {
     "CLOCK": lambda _, rest: _set_clock(rest),
     "MAPS": lambda _, rest: _set_maps(rest),
     "FORM": lambda _, rest: _set_form(rest),
+    "LANGUAGE": lambda _, rest: _set_language(rest, game=False),
+    "GAME": lambda _, rest: _set_game(rest),
     "SILENCE": lambda _, rest: _silence([w.upper() for w in rest]),
     "GATE": lambda _, rest: _gate([w.upper() for w in rest]),
     "OPENING": lambda _, rest: SetOpening(rest[0].upper()) if len(rest) == 1 else None,

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from judge.commands.parse import MAPS_CHOICES, MAX_DURATION_HOURS, MIN_PHASE_HOURS
+from judge.language import offered
 from judge.peers import networks
 
 DEFAULT_DURATIONS = {"movement": 48.0, "retreat": 24.0, "adjustment": 24.0, "grace": 0.0}
@@ -170,6 +171,10 @@ class Settings:
     (the phase's orders drawn on the board, or the board where there are none); ``svg``, that picture as
     SVG; ``all``, every picture the game offers (the orders, the board after as PNG and as SVG); ``none``."""
 
+    language_default: str = "en"
+    """The language the judge writes in to an address that never sent ``SET LANGUAGE``, in a game whose
+    master set none (``SET GAME LANGUAGE``): one of those it offers (``HELP LANGUAGES``: ``en``, ``fr``, ``it``)."""
+
     web: bool = True
     """The games' public pages are written into ``data_dir/web`` after every change."""
 
@@ -211,11 +216,16 @@ class Settings:
     when moved (a log rotation), and on SIGHUP, which then no longer stops the judge."""
 
     def __post_init__(self) -> None:
-        """Refuse a ``maps_default`` that is no choice of SET MAPS (and write it in lower case)."""
+        """Refuse a ``maps_default`` that is no choice of SET MAPS, or a ``language_default`` the judge does not
+        write (and write each in lower case)."""
         choice = str(self.maps_default).lower()
         if choice not in MAPS_CHOICES:
             raise ConfigError(f"maps-default must be one of {', '.join(MAPS_CHOICES)}: {self.maps_default!r}")
         object.__setattr__(self, "maps_default", choice)
+        language = str(self.language_default).lower()
+        if language not in offered():
+            raise ConfigError(f"language-default must be one of {', '.join(offered())}: {self.language_default!r}")
+        object.__setattr__(self, "language_default", language)
 
     @property
     def judge_address(self) -> str:

@@ -17,6 +17,7 @@ from typing import Any
 
 from jinja2 import BaseLoader, ChoiceLoader, Environment, PackageLoader, PrefixLoader, StrictUndefined
 
+from judge.language import called, name_of, offered, template_gettext, template_ngettext
 from judge.wording import power_title
 
 _KIND_PACKAGES: dict[str, str] = {}
@@ -58,9 +59,14 @@ def environment() -> Environment:
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
+        extensions=["jinja2.ext.i18n"],
     )
+    env.policies["ext.i18n.trimmed"] = True  # a {% trans %} block's lines are one message, its spaces as one
+    env.install_gettext_callables(template_gettext, template_ngettext, newstyle=True)  # type: ignore[attr-defined]
     env.filters["counted"] = counted
     env.filters["power"] = power_title
+    env.filters["language_name"] = called
+    env.globals["languages"] = lambda: [(code, name_of(code)) for code in offered()]
     return env
 
 

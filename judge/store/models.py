@@ -441,11 +441,14 @@ class AddressPreference(Base):
     """What one mailbox (`judge.service.mailbox`: ``Bob@`` and ``bob+x@`` are one) chose for the mail it
     gets from the judge, in every game, whoever it is there (player, observer, game master): ``maps``,
     the pictures a game's mail carries (SET MAPS; none: the judge's ``maps-default``); ``form``, whether
-    a mail that opens a phase for its seat ends with the form to fill (SET FORM; none: it does)."""
+    a mail that opens a phase for its seat ends with the form to fill (SET FORM; none: it does);
+    ``language``, the language the judge writes to it in (SET LANGUAGE; none: the game's, else the
+    judge's ``language-default``)."""
 
     __tablename__ = "address_preferences"
 
     mailbox: Mapped[str] = mapped_column(String(320), primary_key=True)
     maps: Mapped[str | None] = mapped_column(String(8), nullable=True)  # png, svg, all, none
     form: Mapped[bool | None] = mapped_column(Boolean, nullable=True)  # SET FORM OFF: False
+    language: Mapped[str | None] = mapped_column(String(16), nullable=True)  # SET LANGUAGE it
     updated_at: Mapped[datetime] = mapped_column(DateTime)

@@ -44,6 +44,7 @@ from jinja2 import BaseLoader, Environment, StrictUndefined
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from judge.language import template_gettext, template_ngettext
 from judge.service.clock import utcnow
 from judge.service.config import Settings
 from judge.service.hosting import records
@@ -96,7 +97,9 @@ def environment() -> Environment:
 @cache
 def _environment(loader: BaseLoader) -> Environment:
     env = Environment(loader=loader, autoescape=True, undefined=StrictUndefined,
-                      trim_blocks=True, lstrip_blocks=True)
+                      trim_blocks=True, lstrip_blocks=True, extensions=["jinja2.ext.i18n"])
+    env.policies["ext.i18n.trimmed"] = True  # a {% trans %} block's lines are one message, its spaces as one
+    env.install_gettext_callables(template_gettext, template_ngettext, newstyle=True)  # type: ignore[attr-defined]
     env.filters["when"] = lambda moment: moment.strftime("%Y-%m-%d %H:%M UTC")
     env.filters["iso"] = lambda moment: moment.strftime("%Y-%m-%dT%H:%MZ")
     env.filters["power"] = power_title

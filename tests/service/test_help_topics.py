@@ -96,7 +96,7 @@ def test_a_help_naming_no_topic_says_which_there_are(tmp_path: Path, words: str)
 
 def test_each_topic_is_named_once_and_only_the_masters_is_shared_with_the_host() -> None:
     host = {topic.name for topic in help_topics.host_part(SETTINGS, kinds()).topics}
-    assert host == {"seats", "master", "mail", "maps", "form"}
+    assert host == {"seats", "master", "mail", "maps", "form", "languages"}
     names = {kind.name for kind in kinds()} | {help_topics.WHOLE, help_topics.INDEX}
     for kind in kinds():
         own = [topic.name for topic in topics_of(kind.name)]

@@ -58,7 +58,7 @@ def test_a_responder_that_repeats_a_command_gets_at_most_the_hourly_answers(
     assert judge.settings.max_replies_per_hour == 30
     sent = converse(judge, "I am away; my assistant sends you this list:\nLIST")
     assert sent == 30
-    assert "the judge's 30th answer to your address this hour" in judge.last_to(ROBOT).body
+    assert "the last of the 30 answers the judge gives your address in an hour" in judge.last_to(ROBOT).body
     assert len([r for r in caplog.records if "answers this hour" in r.getMessage()]) == 1  # logged once
     with judge.db.transaction() as session:
         assert session.scalar(select(func.count()).select_from(InboundMail).where(
@@ -75,7 +75,7 @@ def test_mail_over_the_hourly_limit_is_applied_but_not_answered(tmp_path: Path) 
     judge = start_auction(auction_judge(tmp_path, max_replies_per_hour=3))
     for _ in range(3):
         judge.send("alice@example.org", "LIST g1")
-    assert "answer to your address this hour" in judge.last_to("alice@example.org").body
+    assert "answers the judge gives your address in an hour" in judge.last_to("alice@example.org").body
     judge.new_mail()
     assert judge.send("alice@example.org", "SIGNON Alice@g1 wrong-pw\nLIST") == "done"
     assert judge.new_mail() == []

@@ -1,7 +1,8 @@
 """What an address chose for the mail it gets (``address_preferences``), and the host keeping to it:
 ``SET MAPS PNG | SVG | ALL | NONE``, the pictures a game's mail carries, and ``SET FORM ON | OFF``,
 whether a mail that opens a phase for its seat ends with the form to fill (`judge.service.outgoing.forms`;
-on unless the mailbox chose OFF).
+on unless the mailbox chose OFF), and ``SET LANGUAGE``, the language the judge writes to it in
+(`language_of`: the mailbox's, else the game's, else the judge's ``language-default``; `judge.language`).
 
 A kind offers every picture it draws of a moment, each marked with its role (`judge.mail.outbound.Role`:
 the phase's orders drawn on the board, or the board) and its format; the host keeps those its reader
@@ -26,15 +27,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import TypeVar
+from typing import NamedTuple, TypeVar
 
 from sqlalchemy.orm import Session
 
 from judge.commands.parse import MAPS_CHOICES
+from judge.language import offered
 from judge.mail.outbound import Attachment, Drawn
 from judge.service.config import Settings
 from judge.service.mailbox import mailbox
-from judge.store.models import AddressPreference
+from judge.store.models import AddressPreference, Game
 
 _READ = "judge_preferences"  # a session's info key: each mailbox's choices, as read in its transaction
 PNG, SVG = "image/png", "image/svg+xml"
@@ -42,20 +44,28 @@ PNG, SVG = "image/png", "image/svg+xml"
 File = TypeVar("File", Attachment, Drawn, Attachment | Drawn)
 
 
-def _chosen(session: Session, address: str) -> tuple[str | None, bool | None]:
-    """What ``address``'s mailbox chose (SET MAPS, SET FORM; None: nothing), read once a transaction:
-    most mailboxes chose nothing, and a session reads a missing row again each time it is asked."""
-    read: dict[str, tuple[str | None, bool | None]] = session.info.setdefault(_READ, {})
+class _Chosen(NamedTuple):
+    """What a mailbox chose: SET MAPS, SET FORM, SET LANGUAGE (None: nothing)."""
+
+    maps: str | None = None
+    form: bool | None = None
+    language: str | None = None
+
+
+def _chosen(session: Session, address: str) -> _Chosen:
+    """What ``address``'s mailbox chose, read once a transaction: most mailboxes chose nothing, and a
+    session reads a missing row again each time it is asked."""
+    read: dict[str, _Chosen] = session.info.setdefault(_READ, {})
     box = mailbox(address)
     if box not in read:
         row = session.get(AddressPreference, box)
-        read[box] = (row.maps, row.form) if row is not None else (None, None)
+        read[box] = _Chosen(row.maps, row.form, row.language) if row is not None else _Chosen()
     return read[box]
 
 
 def maps_of(session: Session, settings: Settings, address: str) -> str:
     """The pictures ``address``'s mailbox chose (`MAPS_CHOICES`), or the judge's default."""
-    return _chosen(session, address)[0] or settings.maps_default
+    return _chosen(session, address).maps or settings.maps_default
 
 
 def choose_maps(session: Session, address: str, choice: str | None, now: datetime) -> None:
@@ -66,12 +76,27 @@ def choose_maps(session: Session, address: str, choice: str | None, now: datetim
 
 def form_wanted(session: Session, address: str) -> bool:
     """Whether ``address``'s mailbox gets the form to fill (SET FORM: on unless it chose OFF)."""
-    return _chosen(session, address)[1] is not False
+    return _chosen(session, address).form is not False
 
 
 def choose_form(session: Session, address: str, on: bool, now: datetime) -> None:
     """Keep SET FORM ON or OFF (``on``) for ``address``'s mailbox."""
     _keep(session, address, now, form=on)
+
+
+def language_of(session: Session, settings: Settings, address: str, game: Game | None = None) -> str:
+    """The language the judge writes to ``address`` in: its mailbox's (SET LANGUAGE), else that of
+    ``game`` (SET GAME LANGUAGE), else the judge's ``language-default``; one the judge still writes."""
+    chosen = _chosen(session, address).language if address else None
+    language = chosen or (game.settings.get("language") if game is not None else None) or settings.language_default
+    return language if language in offered() else settings.language_default
+
+
+def choose_language(session: Session, address: str, language: str | None, now: datetime) -> None:
+    """Keep ``language`` (one the judge writes; None: no choice, the game's or the judge's again) for
+    ``address``'s mailbox."""
+    assert language is None or language in offered()
+    _keep(session, address, now, language=language)
 
 
 def _keep(session: Session, address: str, now: datetime, **chosen: str | bool | None) -> None:

@@ -28,6 +28,8 @@ from typing import Any
 from sqlalchemy import func, select
 
 from judge.commands import parse as cmd
+from judge.language import called
+from judge.language import gettext as _
 from judge.service import mailbox
 from judge.service.dispatch import ANYONE, Entry
 from judge.service.hosting import host, records, silent_seats
@@ -119,6 +121,41 @@ def set_form(talk: Conversation, text: str, command: cmd.SetForm) -> None:
             "The mails that open a phase for your seat will now come without the form to fill")
     talk.echo(text, "ok", said, [f"(for every way of writing your address {mailbox.mailbox(address)}, in every "
                                  "game)"], code="FORM_SET")
+
+
+def set_language(talk: Conversation, text: str, command: cmd.SetLanguage) -> None:
+    """SET LANGUAGE: the language the judge writes every mail to the sender's mailbox in, in every game
+    (`preferences`); SET GAME LANGUAGE, the game master's: the game's pages', and that of its readers who
+    chose none.  This answer stays in the language the mail was read in: a mail is never written in two."""
+    if command.game:
+        _set_game_language(talk, text, command.language)
+        return
+    address = talk.mail.reply_to
+    preferences.choose_language(talk.session, address, command.language, talk.now)
+    if command.language is None:
+        said = _("The judge will write to you in the language of each game, or in its own default, {language}, "
+                 "from its next mail on.", language=called(talk.settings.language_default))
+    else:
+        said = _("The judge will write to you in {language} from its next mail on.",
+                 language=called(command.language))
+    talk.echo(text, "ok", said, [_("(for every way of writing your address {address}, in every game, as a player, "
+                                   "an observer or a game master)", address=mailbox.mailbox(address))],
+              code="LANGUAGE_SET")
+
+
+def _set_game_language(talk: Conversation, text: str, language: str | None) -> None:
+    """SET GAME LANGUAGE, signed on as the game's master: kept among the game's settings."""
+    game = talk.context.game
+    if game is None or not talk.context.is_master:
+        talk.echo(text, "error", _("only the game master, signed on as MASTER@game, sets the game's language; "
+                                   "yours is SET LANGUAGE"), code="MASTER_ONLY")
+        return
+    game.settings = {key: value for key, value in game.settings.items() if key != "language"} | (
+        {"language": language} if language else {})
+    chosen = called(language or talk.settings.language_default)
+    talk.echo(text, "ok", _("The game's pages are now written in {language}, and so is the mail of each reader "
+                            "who chose no language of their own (SET LANGUAGE).", language=chosen),
+              code="GAME_LANGUAGE_SET")
 
 
 def list_games(talk: Conversation, text: str, command: cmd.ListGames) -> None:
@@ -498,5 +535,6 @@ COMMANDS = (
     Entry(cmd.Summary, summary, ANYONE, once=True),
     Entry(cmd.SetMaps, set_maps, ANYONE),
     Entry(cmd.SetForm, set_form, ANYONE),
+    Entry(cmd.SetLanguage, set_language, ANYONE),
 )
 """The commands of this module, for the dispatcher (`judge.service.dispatch`)."""

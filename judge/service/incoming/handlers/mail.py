@@ -85,6 +85,8 @@ from sqlalchemy.exc import IntegrityError, InternalError, OperationalError
 from sqlalchemy.orm import QueryableAttribute, Session
 
 from judge.commands import parse as cmd
+from judge.language import SOURCE, reading
+from judge.language import gettext as _
 from judge.mail.inbound import InboundMail, parse_mail
 from judge.mail.received import Source, client_address, vouched_for
 from judge.mail.received import accepted_at as mta_accepted_at
@@ -95,6 +97,7 @@ from judge.service.incoming.handlers import ahead
 from judge.service.incoming.handlers.conversation import Conversation, reply_subject
 from judge.service.incoming.handlers.signon import record_failure
 from judge.service.mailbox import mailbox
+from judge.service.outgoing import preferences
 from judge.service.outgoing.outbox import queue
 from judge.service.outgoing.sender import record_bounce
 from judge.service.templates import render
@@ -636,8 +639,20 @@ def _status(session: Session, settings: Settings, read: Read, now: datetime, see
     source = Source(client_address(stored.raw, settings.mta_hostname), mail.sender if envelope is None else envelope,
                     vouched_for(stored.raw, settings.mta_hostname) if settings.mta_authenticates else frozenset())
     answering = partial(_may_answer, session, settings, mail, read.lines, now)
-    conversation = Conversation(session, settings, mail, now, envelope, source, answering=answering,
-                                accepted=mail_time(settings, stored.raw, stored.received_at), lines=read.lines)
+    language = preferences.language_of(session, settings, mail.reply_to)
+    with reading(language):  # the answer, in its reader's language: the lines read again in it (their errors)
+        lines = read.lines if language == SOURCE else cmd.parse_lines(mail.lines)
+        conversation = Conversation(session, settings, mail, now, envelope, source, answering=answering,
+                                    accepted=mail_time(settings, stored.raw, stored.received_at), lines=lines)
+        return _conversed(session, settings, conversation, answering, source, now)
+
+
+def _conversed(session: Session, settings: Settings, conversation: Conversation,
+               answering: Callable[[bool], tuple[bool, list[str]]], source: Source,
+               now: datetime) -> tuple[str, set[str]]:
+    """Run ``conversation`` (its mail's lines applied and answered), answer a refusal, and give the
+    mail's status and the games it touched."""
+    mail = conversation.mail
     refusal = conversation.run()
     if refusal is not None:
         record_failure(session, settings, refusal, source, mail.sender or mail.reply_to, now)
@@ -694,11 +709,13 @@ def _may_answer(session: Session, settings: Settings, mail: InboundMail, lines: 
         return False, []
     notes = []
     if idle:
-        notes.append("Nothing in your mail was a command the judge could act on. It answers such a mail once a "
-                     "day per address: another one within a day gets no answer.")
+        notes.append(_("Nothing in your mail was a command the judge could act on. It answers such a mail once a "
+                       "day per address: another one within a day gets no answer."))
     if replies == most:
-        notes.append(f"This is the judge's {most}th answer to your address this hour: until "
-                     f"{hour_start + HOUR:%H:%M} UTC your mail is applied but not answered.")
+        until = hour_start + HOUR
+        notes.append(_("This is the last of the {most} answers the judge gives your address in an hour: until "
+                       "{time} UTC your mail is applied but not answered.", most=most,
+                       time=until.strftime("%H:%M")))
     return True, notes
 
 

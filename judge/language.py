@@ -1,0 +1,143 @@
+"""Every sentence a reader gets, in the reader's language: the judge's message catalogues and the
+language being written in.
+
+Theory of operation.  Every sentence the judge writes for a player, an observer or a game master is
+an English message marked in the code (``_("...")``, `ngettext`) or in a template (Jinja2's i18n
+extension: ``{% trans %}``, ``_()``), extracted into a catalogue (GNU gettext, kept with Babel:
+``tools/catalogues.py``) and translated there.  The host's catalogue is ``judge/locale``; each kind
+keeps its own beside its code (``<package>/locale``, registered with `add_catalogue` as the kind's
+templates are), so that a kind stays one folder.  A language's translations are the host's merged
+with every kind's, one table per language, read once a process from the compiled ``.mo`` files the
+package ships.
+
+The language a sentence is written in is the *reader's*, and it is ambient, as a locale is: the
+edge that writes for a reader (the answer to a mail, each mail queued for its recipient, a game's
+pages) sets it around the writing (`reading`), and every ``_()`` called inside returns the sentence
+in it.  A game's rules core builds its sentences the same way, and so stays a function of its
+inputs and of the reader's language, read from a context variable, never from a file or a clock
+at the moment it runs (the catalogues are loaded once, like the boards).  Nothing is translated
+after it was written: a mail is written in one language from its first line to its last, never
+patched afterwards, and what a player wrote (press, a quoted line) is never translated.
+
+A message with values is one whole sentence with named places, ``_("{unit} cannot move to
+{area}.", unit=..., area=...)``, never glued from fragments, so that a translator can move the
+places where the language puts them; a count is `ngettext`'s, which chooses the plural form by the
+language's own rule (CLDR's, written in each catalogue's header).  English is the language the
+messages are written in: it has no catalogue, and a message missing from another language's is
+written in English.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from functools import cache
+from gettext import NullTranslations
+from importlib.resources import as_file, files
+
+from babel import Locale, UnknownLocaleError
+from babel.support import Translations
+
+SOURCE = "en"
+"""The language the messages are written in: English, which needs no catalogue."""
+DOMAIN = "messages"
+"""The catalogues' domain: ``<package>/locale/<language>/LC_MESSAGES/messages.mo``."""
+HOST_PACKAGE = "judge"
+
+_PACKAGES: list[str] = [HOST_PACKAGE]
+"""The packages whose ``locale`` folder holds a catalogue: the host's, then each kind's (`add_catalogue`)."""
+_reader: ContextVar[str] = ContextVar("judge_reader_language", default=SOURCE)
+
+
+def add_catalogue(package: str) -> None:
+    """Read the messages of ``package`` (a kind's) from its own ``locale`` folder too, if it has one."""
+    if package not in _PACKAGES and files(package).joinpath("locale").is_dir():
+        _PACKAGES.append(package)
+        translations.cache_clear()
+
+
+@cache
+def offered() -> tuple[str, ...]:
+    """The languages the judge writes: English and each language the host's catalogue has, in order of
+    their codes (``en``, ``fr``, ``it``)."""
+    folder = files(HOST_PACKAGE).joinpath("locale")
+    found = {entry.name for entry in folder.iterdir() if entry.joinpath("LC_MESSAGES", f"{DOMAIN}.mo").is_file()}
+    return tuple(sorted({SOURCE, *found}))
+
+
+def name_of(code: str) -> str:
+    """A language's name in that language, as a list of them shows it (each reader finds their own):
+    ``Italiano``, ``Français``."""
+    try:
+        name = Locale.parse(code).get_display_name(code) or code
+    except (UnknownLocaleError, ValueError):
+        return code
+    return name[:1].upper() + name[1:]
+
+
+def called(code: str) -> str:
+    """A language's name as a sentence in the reader's language writes it: ``Italian`` in English,
+    ``italien`` in French, ``francese`` in Italian."""
+    try:
+        return Locale.parse(code).get_display_name(_reader.get()) or code
+    except (UnknownLocaleError, ValueError):
+        return code
+
+
+@cache
+def translations(language: str) -> NullTranslations:
+    """The messages of ``language``: the host's catalogue merged with every kind's (none for English)."""
+    merged: NullTranslations = NullTranslations()
+    if language == SOURCE:
+        return merged
+    for package in _PACKAGES:
+        with as_file(files(package).joinpath("locale")) as folder:
+            found = Translations.load(str(folder), [language], DOMAIN)
+        if not isinstance(found, Translations):
+            continue
+        if isinstance(merged, Translations):
+            merged.merge(found)
+        else:
+            merged = found
+    return merged
+
+
+def current() -> str:
+    """The language being written in: the reader's, where an edge set it (`reading`), else English."""
+    return _reader.get()
+
+
+@contextmanager
+def reading(language: str) -> Iterator[None]:
+    """Write in ``language`` within the block: every message asked for inside is in it."""
+    token = _reader.set(language if language in offered() else SOURCE)
+    try:
+        yield
+    finally:
+        _reader.reset(token)
+
+
+def gettext(message: str, /, **values: object) -> str:
+    """``message`` in the reader's language, its named places (``{unit}``) filled with ``values``; the
+    code imports it as ``_``, the name the catalogues are extracted by."""
+    said = translations(_reader.get()).gettext(message)
+    return said.format(**values) if values else said
+
+
+def template_gettext(message: str) -> str:
+    """``message`` in the reader's language, for the templates (Jinja2 fills its places itself)."""
+    return translations(_reader.get()).gettext(message)
+
+
+def template_ngettext(singular: str, plural: str, count: int) -> str:
+    """The form ``count`` takes in the reader's language, for the templates (Jinja2 fills its places)."""
+    return translations(_reader.get()).ngettext(singular, plural, count)
+
+
+def ngettext(singular: str, plural: str, count: int, /, **values: object) -> str:
+    """The form of ``singular``/``plural`` that ``count`` takes in the reader's language (its own
+    plural rule), with ``{count}`` and the other named places filled."""
+    said = translations(_reader.get()).ngettext(singular, plural, count)
+    return said.format(count=count, **values)
+

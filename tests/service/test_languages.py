@@ -1,0 +1,144 @@
+"""Each reader's own language: SET LANGUAGE and SET GAME LANGUAGE, HELP LANGUAGES, the answer to a
+mail written wholly in its reader's language, and the message catalogues kept whole (every message the
+code and the templates mark is in the catalogue, and translated in every complete language)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from sqlalchemy import select
+
+from judge.language import called, gettext, name_of, offered, reading
+from judge.service.config import ConfigError, Settings
+from judge.service.outgoing import preferences
+from judge.store.models import Game
+from tests.support.auction import GAME, GM, auction_judge, start_auction
+from tests.support.harness import Judge
+from tools import catalogues
+
+ALICE = "alice@example.org"
+
+
+def test_the_judge_writes_english_french_and_italian() -> None:
+    assert offered() == ("en", "fr", "it")
+    assert [name_of(code) for code in offered()] == ["English", "Français", "Italiano"]
+    with reading("fr"):
+        assert called("it") == "italien"
+    with reading("it"):
+        assert called("fr") == "francese"
+
+
+def test_a_message_is_written_in_the_language_being_read_and_english_outside() -> None:
+    message = "The judge will write to you in {language} from its next mail on."
+    with reading("it"):
+        assert gettext(message, language="francese") == "Dalla sua prossima mail, il giudice ti scriverà in francese."
+        with reading("fr"):
+            assert gettext(message, language="italien") == ("À partir de son prochain courriel, le juge vous écrira "
+                                                            "en italien.")
+        assert gettext("NOTE: %(note)s") == "NOTA: %(note)s"
+    assert gettext(message, language="Italian") == "The judge will write to you in Italian from its next mail on."
+    with reading("xx"):  # a language the judge lacks reads as English
+        assert gettext("NOTE: %(note)s") == "NOTE: %(note)s"
+
+
+def test_set_language_writes_the_next_answers_wholly_in_the_language_chosen(tmp_path: Path) -> None:
+    judge = Judge(tmp_path)
+    judge.send(ALICE, "SET LANGUAGE it")
+    said = judge.last_to(ALICE).body  # this answer is still in the language the mail was read in
+    assert "OK: The judge will write to you in Italian from its next mail on." in said
+    assert said.rstrip().endswith("The judge at judge@localhost")
+    judge.send(ALICE, "SET FORM ON\nSET LANGUAGE klingon")
+    said = judge.last_to(ALICE).body
+    assert ('ERRORE: questo giudice non scrive nessuna lingua chiamata "klingon": scrive en (English), '
+            "fr (Français), it (Italiano) (HELP LANGUAGES)") in said
+    assert said.rstrip().endswith("Il giudice, judge@localhost")
+    judge.send("ALICE@example.org", "SET LANGUAGE fr")  # one mailbox, however its address is written
+    assert "OK: Dalla sua prossima mail, il giudice ti scriverà in francese." in judge.last_to("ALICE@example.org").body
+    judge.send(ALICE, "SET LANGUAGE DEFAULT")
+    assert ("OK : À partir de son prochain courriel, le juge vous écrira dans la langue de chaque partie, ou dans "
+            "sa langue par défaut, anglais.") in judge.last_to(ALICE).body
+    judge.send(ALICE, "SET LANGUAGE it")
+    assert "OK: The judge will write to you in Italian" in judge.last_to(ALICE).body
+
+
+def test_set_language_refuses_what_it_cannot_read_and_keeps_the_language(tmp_path: Path) -> None:
+    judge = Judge(tmp_path)
+    judge.send(ALICE, "SET LANGUAGE fr")
+    judge.send(ALICE, "SET LANGUAGE " + "x" * 5000)  # each mail but the first of a day without a command goes
+    # unanswered (tests/service/test_mail_loops.py): the next ones carry one that is
+    said = judge.last_to(ALICE).body
+    assert 'ERREUR : ce juge n\'écrit aucune langue appelée « xxxxxxxxxxxxxxxxxxxx... »' in said
+    assert "x" * 5000 not in said.split("ERREUR")[1]
+    judge.send(ALICE, "SET FORM ON\nSET LANGUAGE")
+    assert ("ERREUR : attendu : SET LANGUAGE suivi du code d'une langue : en (English), fr (Français), it "
+            "(Italiano)") in judge.last_to(ALICE).body
+    judge.send(ALICE, "SET FORM ON\nSET LANGUAGE it fr")
+    assert "ERREUR : ce juge n'écrit aucune langue appelée « it fr »" in judge.last_to(ALICE).body
+
+
+def test_set_game_language_is_the_game_masters_and_a_reader_who_chose_none_reads_it(tmp_path: Path) -> None:
+    judge = start_auction(auction_judge(tmp_path))
+    judge.send(ALICE, "SET GAME LANGUAGE it")
+    assert ("ERROR: only the game master, signed on as MASTER@game, sets the game's language; yours is "
+            "SET LANGUAGE") in judge.last_to(ALICE).body
+    judge.send(GM, f"SIGNON MASTER@{GAME} gm-secret\nSET GAME LANGUAGE it")
+    assert ("OK: The game's pages are now written in Italian, and so is the mail of each reader who chose no "
+            "language of their own (SET LANGUAGE).") in judge.last_to(GM).body
+    with judge.db.transaction() as session:
+        game = session.scalar(select(Game).where(Game.name == GAME))
+        assert game is not None and game.settings["language"] == "it"
+        assert preferences.language_of(session, judge.settings, ALICE, game) == "it"
+        assert preferences.language_of(session, judge.settings, ALICE) == "en"
+        preferences.choose_language(session, ALICE, "fr", judge.now)
+        assert preferences.language_of(session, judge.settings, ALICE, game) == "fr"
+    judge.send(GM, f"SIGNON MASTER@{GAME} gm-secret\nSET GAME LANGUAGE DEFAULT")
+    assert "OK: The game's pages are now written in English, and so is" in judge.last_to(GM).body
+    with judge.db.transaction() as session:
+        game = session.scalar(select(Game).where(Game.name == GAME))
+        assert game is not None and "language" not in game.settings
+
+
+def test_help_languages_lists_every_language_in_its_own_name(tmp_path: Path) -> None:
+    judge = Judge(tmp_path)
+    judge.send(ALICE, "HELP LANGUAGES")
+    said = judge.last_to(ALICE).body
+    for code, name in (("EN", "English"), ("FR", "Français"), ("IT", "Italiano")):
+        assert f"    SET LANGUAGE {code}\n      {name}\n" in said
+    assert "else this judge's own: English" in said
+
+
+def test_the_judges_default_language_is_one_it_writes() -> None:
+    assert Settings(language_default="IT").language_default == "it"
+    with pytest.raises(ConfigError, match="language-default must be one of en, fr, it"):
+        Settings(language_default="de")
+
+
+def test_the_catalogues_list_every_marked_message_and_the_complete_languages_are_whole() -> None:
+    """What CI checks: no message marked in the code or a template is missing from its catalogue, and
+    French and Italian translate every one, none fuzzy, each with its message's named places."""
+    assert [problem for domain in catalogues.domains() for problem in catalogues.problems(domain)] == []
+
+
+def test_the_catalogue_check_finds_an_untranslated_a_fuzzy_and_a_misplaced_message(tmp_path: Path) -> None:
+    source = tmp_path / "judge"
+    (source / "games").mkdir(parents=True)
+    (source / "said.py").write_text('from judge.language import gettext as _\n'
+                                    'A = _("one {unit}")\nB = _("two")\nC = _("three")\nD = _("four")\n')
+    domain = catalogues.domains(tmp_path)[0]
+    catalogues.update(domain, ["it"])
+    po = domain.po("it")
+    text = po.read_text("utf-8")
+    text = text.replace('msgid "one {unit}"\nmsgstr ""', 'msgid "one {unit}"\nmsgstr "uno {unita}"')
+    text = text.replace('msgid "two"\nmsgstr ""', '#, fuzzy\nmsgid "two"\nmsgstr "due"')
+    text = text.replace('msgid "three"\nmsgstr ""', 'msgid "three"\nmsgstr "tre"')
+    po.write_text(text, "utf-8")
+    (source / "said.py").write_text((source / "said.py").read_text() + 'E = _("five")\n')
+    found = list(catalogues.problems(domain, complete=("it",)))
+    assert "judge: not in messages.pot (run tools/catalogues.py update): 'five'" in found
+    assert "judge it: missing: 'five'" in found
+    assert "judge it: fuzzy: 'two'" in found
+    assert "judge it: untranslated: 'four'" in found
+    assert "judge it: named places ['unita'] where the message has ['unit']: 'one {unit}'" in found
+    assert "judge it: messages.mo is not messages.po compiled (run tools/catalogues.py compile)" in found
+    assert not any("'three'" in problem for problem in found)
