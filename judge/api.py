@@ -30,7 +30,9 @@ the host's columns of its rows (`processed`, `keep_setting`, `drop_setting`, `as
 writes none itself), its story (`record`), the end by its rules between phases (`end_game`, a vote),
 a publication before the end
 (`publish`: Payola's REVEAL), queueing a mail in the transaction (`queue`), rendering a template
-(`render`, and `when`, `counted`, `duration` for the words), the pages' helpers, the demo's judge.
+(`render`, and `when`, `counted`, `duration` for the words), writing a mail in its reader's language
+(`writing_to`, `language_of`: the messages themselves are `judge.language`'s), the pages' helpers, the demo's
+judge.
 
 The names are imported lazily, when a kind first asks for them (`__getattr__`); the typed imports
 below are what type checkers read, and a test holds them to the table the module resolves.
@@ -118,6 +120,7 @@ if TYPE_CHECKING:  # what type checkers read; at run time, `__getattr__` imports
     from judge.service.options import GAME_FLAGS, Rules, rules_of, split_options
     from judge.service.outgoing.forms import Form, note_list
     from judge.service.outgoing.outbox import queue
+    from judge.service.outgoing.preferences import language_of, writing_to
     from judge.service.states import RUNNING, GameError, GameState
     from judge.service.templates import counted, render, when
     from judge.service.templates import duration as in_words
@@ -213,6 +216,8 @@ _SOURCES: dict[str, tuple[str, str]] = {
     "Form": ("judge.service.outgoing.forms", "Form"),
     "note_list": ("judge.service.outgoing.forms", "note_list"),
     "queue": ("judge.service.outgoing.outbox", "queue"),
+    "language_of": ("judge.service.outgoing.preferences", "language_of"),
+    "writing_to": ("judge.service.outgoing.preferences", "writing_to"),
     "counted": ("judge.service.templates", "counted"),
     "in_words": ("judge.service.templates", "duration"),
     "render": ("judge.service.templates", "render"),
@@ -247,15 +252,15 @@ __all__ = [  # the API's names: what a kind may use of the host (a test holds th
     "Settings", "Standing", "Submission", "Tool", "Turn", "Unknown", "absence_lines", "answer_list",
     "answer_summary", "assign_seat", "close_seat", "counted", "current_phase", "drop_setting", "duration",
     "end_game", "ended_deserted", "game_facts", "in_words", "is_played", "json_tool", "keep_setting",
-    "latest_accepted", "latest_submission", "latest_submissions", "latest_texts", "log_on_commit", "make_folder",
-    "note_list",
+    "language_of", "latest_accepted", "latest_submission", "latest_submissions", "latest_texts", "log_on_commit",
+    "make_folder", "note_list",
     "observers", "open_phase", "open_seat", "page_url", "parse_duration", "parse_lines", "phase_data_now",
     "phase_seed", "phases_by_id", "players", "press_tokens", "processed", "processed_names", "processed_phases",
     "public_seat", "publish", "queue", "ranked", "read_count", "read_phase_length", "record", "render",
     "render_page", "rules_of", "seat_state", "seats", "show", "split_options", "submit", "summary", "text_of",
-    "when", "who_played", "write_file", "write_game_folder",
+    "when", "who_played", "write_file", "write_game_folder", "writing_to",
 ]
-FOR_NEW_KINDS = ("ANYONE", "Demo", "Pages", "Records")
+FOR_NEW_KINDS = ("ANYONE", "Demo", "Pages", "Records", "language_of", "writing_to")
 """The API's names that no kind of this judge uses yet, kept for a new kind (a test holds every other name
 to a use by some kind): ``ANYONE``, who may send a command anyone may send (as LIST); `Pages`, `Records`
 and `Demo`, the protocols of those concerns, for a kind written by concern as the four kinds write their

@@ -92,8 +92,8 @@ def test_set_game_language_is_the_game_masters_and_a_reader_who_chose_none_reads
         assert preferences.language_of(session, judge.settings, ALICE) == "en"
         preferences.choose_language(session, ALICE, "fr", judge.now)
         assert preferences.language_of(session, judge.settings, ALICE, game) == "fr"
-    judge.send(GM, f"SIGNON MASTER@{GAME} gm-secret\nSET GAME LANGUAGE DEFAULT")
-    assert "OK: The game's pages are now written in English, and so is" in judge.last_to(GM).body
+    judge.send(GM, f"SIGNON MASTER@{GAME} gm-secret\nSET GAME LANGUAGE DEFAULT")  # read in the game's language
+    assert "OK: Le pagine della partita sono ora scritte in inglese, e così" in judge.last_to(GM).body
     with judge.db.transaction() as session:
         game = session.scalar(select(Game).where(Game.name == GAME))
         assert game is not None and "language" not in game.settings

@@ -45,6 +45,7 @@ from sqlalchemy.orm import Session
 
 from judge.commands.parse import Command as Line
 from judge.commands.parse import History, press_to_seats
+from judge.language import add_catalogue
 from judge.service.config import Settings
 from judge.service.dispatch import Dispatcher, Entry
 from judge.service.options import GAME_FLAGS, split_options
@@ -580,11 +581,14 @@ class Kinds:
     def _find_templates(self) -> None:
         """Each kind's templates are in the ``templates`` folder of its own package (`add_kind_templates`),
         or, for a kind built on another (a subclass in a package without templates), of the nearest
-        kind it is built on that has one."""
+        kind it is built on that has one; its messages in the ``locale`` folder of its package and of
+        each it is built on (`judge.language.add_catalogue`)."""
         for kind in self._kinds.values():
             packages = [module.rpartition(".")[0] for cls in type(kind).__mro__ if "." in (module := cls.__module__)]
             add_kind_templates(kind.name, next((package for package in packages if _has_templates(package)),
                                                packages[0]))
+            for package in packages:
+                add_catalogue(package)
 
     def __iter__(self) -> Iterator[GameKind]:
         yield self.default

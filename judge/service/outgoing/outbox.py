@@ -71,6 +71,7 @@ from sqlalchemy import Table, case, delete, exists, func, insert, select, update
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session
 
+from judge.language import current
 from judge.mail.outbound import (
     Attachment,
     Drawn,
@@ -133,6 +134,7 @@ def queue(
     if not to:
         raise ValueError("a mail must have a recipient")
     check_recipient(to)
+    _check_language(session, settings, to, game_id, subject)
     if any(attachment.role for attachment in attachments):  # a game's pictures: those its reader chose
         attachments = preferences.kept(attachments, preferences.maps_of(session, settings, to))
     zone = None if kind in zones.UNZONED else zones.reader_zone(session, game_id, to)
@@ -164,6 +166,17 @@ def queue(
         session.add(OutboxFile(outbox_id=row_id, filename=attachment.filename, content_type=attachment.content_type,
                                blob=blob(session, attachment.data)))
     return row_id
+
+
+def _check_language(session: Session, settings: Settings, to: str, game_id: int | None, subject: str) -> None:
+    """Log a mail composed outside its reader's language (`preferences.writing_to`): its text cannot be
+    translated once written, so the code that composed it must compose it in its reader's language."""
+    if _quiet.get():
+        return
+    game = session.get(Game, game_id) if game_id is not None else None
+    wanted = preferences.language_of(session, settings, to, game)
+    if wanted != current():
+        log.warning("a mail to %s (%s) was written in %s for a reader of %s", to, subject, current(), wanted)
 
 
 def _with_form(session: Session, game_id: int, seat: str, body: str) -> str:

@@ -25,14 +25,15 @@ transaction for each mailbox that gets a picture.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from datetime import datetime
 from typing import NamedTuple, TypeVar
 
 from sqlalchemy.orm import Session
 
 from judge.commands.parse import MAPS_CHOICES
-from judge.language import offered
+from judge.language import offered, reading
 from judge.mail.outbound import Attachment, Drawn
 from judge.service.config import Settings
 from judge.service.mailbox import mailbox
@@ -90,6 +91,14 @@ def language_of(session: Session, settings: Settings, address: str, game: Game |
     chosen = _chosen(session, address).language if address else None
     language = chosen or (game.settings.get("language") if game is not None else None) or settings.language_default
     return language if language in offered() else settings.language_default
+
+
+@contextmanager
+def writing_to(session: Session, settings: Settings, address: str, game: Game | None = None) -> Iterator[None]:
+    """Write in the language of ``address`` (a reader of ``game``) within the block: a mail for it is
+    composed inside, its template rendered and every message of its text asked for there (`language_of`)."""
+    with reading(language_of(session, settings, address, game)):
+        yield
 
 
 def choose_language(session: Session, address: str, language: str | None, now: datetime) -> None:

@@ -639,8 +639,11 @@ def _status(session: Session, settings: Settings, read: Read, now: datetime, see
     source = Source(client_address(stored.raw, settings.mta_hostname), mail.sender if envelope is None else envelope,
                     vouched_for(stored.raw, settings.mta_hostname) if settings.mta_authenticates else frozenset())
     answering = partial(_may_answer, session, settings, mail, read.lines, now)
-    language = preferences.language_of(session, settings, mail.reply_to)
-    with reading(language):  # the answer, in its reader's language: the lines read again in it (their errors)
+    signs_on = next((line.command.game for line in read.lines if isinstance(line.command, cmd.SignOn)), None)
+    game = session.scalar(select(Game).where(Game.name == signs_on)) if signs_on else None
+    language = preferences.language_of(session, settings, mail.reply_to, game)
+    with reading(language):  # the answer, in its reader's language (in the game it signs on to): the lines read
+        # again in it, for their errors
         lines = read.lines if language == SOURCE else cmd.parse_lines(mail.lines)
         conversation = Conversation(session, settings, mail, now, envelope, source, answering=answering,
                                     accepted=mail_time(settings, stored.raw, stored.received_at), lines=lines)
