@@ -36,6 +36,7 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from judge.language import gettext as _
 from judge.service.hosting import ratings, records, scores
 from judge.service.hosting.archive import public_record, publication_text, scored
 from judge.service.rating import Rating
@@ -141,6 +142,6 @@ def rated(session: Session, placings: dict[str, Placing], titles: dict[str, str]
         found.setdefault(row.kind, []).append({
             "player": placings[row.person].player, "anchor": placings[row.person].anchor, "figure": rating.figure,
             "games": rating.games, "provisional": rating.provisional})
-    return [{"title": "Every kind" if kind == ratings.OVERALL else titles.get(kind, kind),
+    return [{"title": _("Every kind") if kind == ratings.OVERALL else titles.get(kind, kind),
              "rows": sorted(rows, key=lambda r: (-r["figure"], -r["games"], r["player"], r["anchor"]))}
             for kind, rows in sorted(found.items())]

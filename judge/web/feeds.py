@@ -32,6 +32,7 @@ from datetime import datetime, timedelta
 from sqlalchemy import or_, select
 from sqlalchemy.orm import Session
 
+from judge.language import gettext as _
 from judge.service.config import Settings
 from judge.service.hosting import host, records
 from judge.service.hosting.deadlines import revised_at
@@ -152,11 +153,17 @@ def calendar(name: str, deadlines: Iterable[Deadline], domain: str) -> bytes:
     lines = ["BEGIN:VCALENDAR", "VERSION:2.0", f"PRODID:-//{domain}//the judge//EN", "CALSCALE:GREGORIAN",
              "METHOD:PUBLISH", f"X-WR-CALNAME:{_escaped(name)}"]
     for deadline in deadlines:
-        grace = f" (a grace of {duration(deadline.grace.total_seconds() / 3600)} follows)" if deadline.grace else ""
-        about = f"The deadline of {deadline.phase} in {deadline.game} ({deadline.title}){grace}."
+        if deadline.grace:
+            about = _("The deadline of {phase} in {game} ({title}); a grace of {grace} follows.", phase=deadline.phase,
+                      game=deadline.game, title=deadline.title,
+                      grace=duration(deadline.grace.total_seconds() / 3600))
+        else:
+            about = _("The deadline of {phase} in {game} ({title}).", phase=deadline.phase, game=deadline.game,
+                      title=deadline.title)
+        summary = _("{game} {phase} deadline", game=deadline.game, phase=deadline.phase)
         lines += ["BEGIN:VEVENT", f"UID:{deadline.game}-{deadline.phase}@{domain}", f"DTSTAMP:{_stamp(deadline.since)}",
                   f"LAST-MODIFIED:{_stamp(deadline.since)}", f"SEQUENCE:{deadline.sequence}",
-                  f"DTSTART:{_stamp(deadline.at)}", f"SUMMARY:{_escaped(f'{deadline.game} {deadline.phase} deadline')}",
+                  f"DTSTART:{_stamp(deadline.at)}", f"SUMMARY:{_escaped(summary)}",
                   f"DESCRIPTION:{_escaped(about)}", "TRANSP:TRANSPARENT",
                   *([f"URL:{deadline.url}"] if deadline.url else []), "END:VEVENT"]
     lines.append("END:VCALENDAR")
@@ -183,20 +190,22 @@ def atom(feeds: GameFeeds, domain: str) -> bytes:
     base = f"tag:{domain},{feeds.created:%Y-%m-%d}:{feeds.name}"
     feed = ElementTree.Element(f"{{{ATOM}}}feed")
     add(feed, "id", base)
-    add(feed, "title", f"{feeds.name}: results ({feeds.title})")
+    add(feed, "title", _("{game}: results ({title})", game=feeds.name, title=feeds.title))
     add(feed, "updated", _iso(feeds.entries[0].at if feeds.entries else feeds.created))
-    add(add(feed, "author"), "name", f"the judge at {domain}")
+    add(add(feed, "author"), "name", _("the judge at {domain}", domain=domain))
     if feeds.url:
         add(feed, "link", href=feeds.url)
     for entry in feeds.entries:
         item = add(feed, "entry")
         add(item, "id", f"{base}/{entry.phase}/{entry.row}" + (f"/again/{entry.again}" if entry.again else ""))
-        add(item, "title", f"{feeds.name} {entry.phase} processed" + (" again" if entry.again else ""))
+        add(item, "title", _("{game} {phase} processed again", game=feeds.name, phase=entry.phase) if entry.again
+            else _("{game} {phase} processed", game=feeds.name, phase=entry.phase))
         add(item, "updated", _iso(entry.at))
         if feeds.url:
             add(item, "link", href=feeds.url)
         text = "\n".join(entry.lines) if entry.lines else (
-            f"{entry.phase} of {feeds.name} has been processed: its public results are on the game's page.")
+            _("{phase} of {game} has been processed: its public results are on the game's page.", phase=entry.phase,
+              game=feeds.name))
         add(item, "content", text, type="text")
     body: bytes = ElementTree.tostring(feed, encoding="utf-8", xml_declaration=False)
     return b'<?xml version="1.0" encoding="utf-8"?>\n' + body

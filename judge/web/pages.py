@@ -44,7 +44,8 @@ from jinja2 import BaseLoader, Environment, StrictUndefined
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from judge.language import template_gettext, template_ngettext
+from judge.language import current, reading, template_gettext, template_ngettext
+from judge.language import gettext as _
 from judge.service.clock import utcnow
 from judge.service.config import Settings
 from judge.service.hosting import records
@@ -104,7 +105,22 @@ def _environment(loader: BaseLoader) -> Environment:
     env.filters["iso"] = lambda moment: moment.strftime("%Y-%m-%dT%H:%MZ")
     env.filters["power"] = power_title
     env.filters["counted"] = counted
+    env.globals["language"] = current
+    env.globals["state_word"] = state_word
+    env.globals["seat_word"] = seat_word
     return env
+
+
+def state_word(state: str) -> str:
+    """A game's state as its pages write it, in the reader's language."""
+    words = {"forming": _("forming"), "active": _("active"), "paused": _("paused"), "finished": _("finished")}
+    return words.get(state, state)
+
+
+def seat_word(status: str) -> str:
+    """A seat's state as the pages write it (``host.seat_state``), in the reader's language."""
+    words = {"played": _("played"), "vacant": _("vacant"), "dummy": _("dummy")}
+    return words.get(status, status)
 
 
 @cache
@@ -208,11 +224,19 @@ def publish(source: Session | Database, settings: Settings, game: Game | str, *,
     with _reading(source) as session:
         found = _game(session, game)
         kind = kind_of(session, found)
-        record = kind.gather(session, found)
-        ended = fame.gather(session, found)
-    page = kind.write_pages(web_root(settings), record, force)
-    write_ended(web_root(settings), ended)
+        language = game_language(found, settings)
+        with reading(language):
+            record = kind.gather(session, found)
+            ended = fame.gather(session, found)
+    with reading(language):  # a game's pages are in its language (SET GAME LANGUAGE)
+        page = kind.write_pages(web_root(settings), record, force)
+        write_ended(web_root(settings), ended)
     return page
+
+
+def game_language(game: Game, settings: Settings) -> str:
+    """The language of ``game``'s pages and feeds: its own (SET GAME LANGUAGE), else the judge's."""
+    return str(game.settings.get("language") or settings.language_default)
 
 
 def write_ended(root: Path, ended: fame.Ended | None) -> None:
@@ -230,15 +254,16 @@ def write_ended(root: Path, ended: fame.Ended | None) -> None:
 def publish_index(source: Session | Database, settings: Settings) -> Path:
     """Write the index of every game into ``<data-dir>/web``; returns it.  Two queries, however
     many games: the games, then all their players."""
-    with _reading(source) as session:
+    with _reading(source) as session, reading(settings.language_default):  # the judge's pages: its language
         seated: dict[int, list[Player]] = {}
         every = list(session.scalars(select(Game).order_by(Game.name)))
         for player in session.scalars(select(Player).order_by(Player.id)):
             seated.setdefault(player.game_id, []).append(player)
         facts = [kind_of(session, g).facts(session, g, acting=False, seated=seated.get(g.id, [])) for g in every]
         honoured = fame.hall(session, every, facts, {g.kind: kind_of(session, g).title for g in every})
-    index = write_index(web_root(settings), facts)
-    render_page(web_root(settings) / "halloffame.html", "halloffame.html.j2", set(), root="", **honoured)
+    with reading(settings.language_default):  # the judge's own pages, in its own language
+        index = write_index(web_root(settings), facts)
+        render_page(web_root(settings) / "halloffame.html", "halloffame.html.j2", set(), root="", **honoured)
     return index
 
 
@@ -267,14 +292,16 @@ def publish_game_feeds(source: Session | Database, settings: Settings, names: It
     """The deadlines calendar and news feed of each of the games ``names``, each written only if it changed."""
     root = web_root(settings)
     with _reading(source) as session:
-        made = [feeds.gather(session, game, settings)
+        made = [(feeds.gather(session, game, settings), game_language(game, settings))
                 for game in session.scalars(select(Game).where(Game.name.in_(list(names))))]
     written: set[Path] = set()
     make_folder(root / "feeds")
-    for game in made:
-        calendar = feeds.calendar(f"{game.name} deadlines", [game.deadline] if game.deadline else [], settings.domain)
-        write_file(root / "feeds" / f"{game.name}.ics", calendar, written)
-        write_file(root / "feeds" / f"{game.name}.atom", feeds.atom(game, settings.domain), written)
+    for game, language in made:
+        with reading(language):  # a game's feeds are in its language, as its pages
+            calendar = feeds.calendar(_("{game} deadlines", game=game.name), [game.deadline] if game.deadline else [],
+                                      settings.domain)
+            write_file(root / "feeds" / f"{game.name}.ics", calendar, written)
+            write_file(root / "feeds" / f"{game.name}.atom", feeds.atom(game, settings.domain), written)
 
 
 PLAYERS_GAMES = 200  # the games whose players `publish_players` reads at once
@@ -294,11 +321,11 @@ def publish_players(source: Session | Database, settings: Settings, names: Itera
                                             settings, now)
     written: set[Path] = set()
     make_folder(root / "players")
-    for player in players:
+    for player in players:  # the judge's own language: a player's page names no game
         render_page(root / "players" / f"{player.record_name}.html", "player.html.j2", written, root="../",
                     record=records.summary(player.record))
         write_file(root / "players" / f"{player.calendar_name}.ics",
-                   feeds.calendar("my deadlines", player.deadlines, settings.domain), written)
+                   feeds.calendar(_("my deadlines"), player.deadlines, settings.domain), written)
 
 
 IndexLine = tuple[str, str]  # a game's folder's ``.index`` stamp (its path) and its new line in the index
@@ -316,14 +343,17 @@ def game_pages(db: Database, settings: Settings, name: str, players: bool = True
             except LookupError:  # no such game: no pages
                 return None
             kind = kind_of(session, found)
-            record = kind.gather(session, found)
-            ended = fame.gather(session, found)
-        stamp = kind.write_pages(web_root(settings), record).parent / ".index"
-        write_ended(web_root(settings), ended)
+            language = game_language(found, settings)
+            with reading(language):
+                record = kind.gather(session, found)
+                ended = fame.gather(session, found)
+        with reading(language):  # a game's pages are in its language (SET GAME LANGUAGE)
+            stamp = kind.write_pages(web_root(settings), record).parent / ".index"
+            write_ended(web_root(settings), ended)
+            line = _index_line(record if isinstance(record, public.GameFacts) else record.facts)
         publish_game_feeds(db, settings, [name])
         if players:
             publish_players(db, settings, [name])
-        line = _index_line(record if isinstance(record, public.GameFacts) else record.facts)
         return None if stamp.exists() and stamp.read_text("utf-8") == line else (str(stamp), line)
     except Exception:
         log.exception("the public pages of %s could not be written", name)

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from judge.language import gettext as _
 from judge.service.states import RUNNING, GameState
 from judge.wording import power_title
 
@@ -114,9 +115,9 @@ def outcome(facts: GameFacts) -> str | None:
     if not facts.finished:
         return None
     if facts.winner:
-        return f"Won by: {power_title(facts.winner)}"
+        return _("Won by: {power}", power=power_title(facts.winner))
     if facts.drawn:
-        return "Draw: " + ", ".join(power_title(p) for p in facts.drawn)
+        return _("Draw: {powers}", powers=", ".join(power_title(p) for p in facts.drawn))
     return facts.result
 
 

@@ -219,4 +219,4 @@ def test_a_long_line_is_folded_where_a_calendar_program_unfolds_it() -> None:
     text = calendar("g1 deadlines", [long], "example.org")
     assert all(len(line) <= 75 for line in text.split(b"\r\n"))
     [event] = icalendar.Calendar.from_ical(text).walk("VEVENT")
-    assert str(event["DESCRIPTION"]) == (f"The deadline of S1901M in g1 ({long.title}) (a grace of 1 hour follows).")
+    assert str(event["DESCRIPTION"]) == f"The deadline of S1901M in g1 ({long.title}); a grace of 1 hour follows."
