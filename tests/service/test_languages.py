@@ -15,6 +15,7 @@ from judge.service.outgoing import preferences
 from judge.store.models import Game
 from tests.support.auction import GAME, GM, auction_judge, start_auction
 from tests.support.harness import Judge
+from tests.support.pseudo import pseudo, untranslated
 from tools import catalogues
 
 ALICE = "alice@example.org"
@@ -106,6 +107,18 @@ def test_help_languages_lists_every_language_in_its_own_name(tmp_path: Path) -> 
     for code, name in (("EN", "English"), ("FR", "Français"), ("IT", "Italiano")):
         assert f"    SET LANGUAGE {code}\n      {name}\n" in said
     assert "else this judge's own: English" in said
+
+
+def test_the_answers_marked_so_far_are_messages_from_their_first_line_to_their_last(tmp_path: Path) -> None:
+    """Read in the pseudo-language (every message bracketed), no line of these answers is left outside."""
+    with pseudo():
+        judge = Judge(tmp_path)
+        judge.send(ALICE, "SET LANGUAGE it")
+        judge.send(ALICE, "SET LANGUAGE klingon\nHELP LANGUAGES\nSET LANGUAGE fr")
+        said = judge.last_to(ALICE).body
+    assert "⟦ERROR: %(message)s⟧" not in said and "⟦ERROR: ⟦this judge writes no language" in said
+    assert untranslated(said) == []
+    assert untranslated("OK: the judge heard you\n> quoted words stay\n%  a form's note") == ["OK: the judge heard you"]
 
 
 def test_the_judges_default_language_is_one_it_writes() -> None:
