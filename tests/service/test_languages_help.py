@@ -71,6 +71,9 @@ SAID = {
                       'tra una riga "%% form for PHASE of GAME, SEAT" e una riga "%% end of form"',
                       "  3 : A PAR - BUR\n"],
         "HELP nothing": ["ERRORE: non c'è nessun argomento «nothing»: gli argomenti sono seats, master"],
+        "HELP payola": ["I suoi argomenti, HELP seguito dall'argomento dopo SIGNON, o HELP payola seguito",
+                        "Comuni a ogni partita: HELP seats (i comandi di un posto), HELP master"],
+        "HELP letters": ["Machiavelli: == letters:"],
     },
     "fr": {
         "HELP": ["Tout le monde :", "    cet index (après SIGNON, HELP seul donne l'aide de votre partie",
@@ -84,6 +87,9 @@ SAID = {
                       "entre une ligne « %% form for PHASE of GAME, SEAT » et une ligne « %% end of form »",
                       "  3 : A PAR - BUR\n"],
         "HELP nothing": ["ERREUR : il n'y a pas de sujet « nothing » : les sujets sont seats, master"],
+        "HELP payola": ["Ses sujets, HELP suivi du sujet après SIGNON, ou HELP payola suivi du sujet :",
+                        "Communs à toutes les parties : HELP seats (les commandes d'une place), HELP master"],
+        "HELP letters": ["Machiavelli : == letters:"],
     },
 }
 
