@@ -33,6 +33,10 @@ import textwrap
 from collections.abc import Sequence
 from typing import NamedTuple
 
+from babel.numbers import format_decimal
+
+from judge.language import current
+from judge.language import gettext as _
 from judge.mail.flowed import WIDTH
 from judge.service.config import Settings
 from judge.service.hosting.kinds import GameKind, Kinds
@@ -64,7 +68,13 @@ def games_help(kinds: Kinds, settings: Settings) -> list[KindHelp]:
 def help_mail(settings: Settings, kinds: Kinds) -> str:
     """All of the judge's help as a document (`document`), as ``HELP ALL`` attaches it, ``judge
     help`` prints it and the documentation shows it."""
-    return document(render("help", settings=settings, games=games_help(kinds, settings)))
+    return document(render("help", settings=settings, games=games_help(kinds, settings),
+                           reply_bytes=reply_bytes(settings)))
+
+
+def reply_bytes(settings: Settings) -> str:
+    """The most bytes a reply may weigh, as the reader's language writes a number (``5,242,880``)."""
+    return format_decimal(settings.max_reply_bytes, locale=current())
 
 
 def document(text: str) -> str:
@@ -114,7 +124,8 @@ def part(text: str) -> Part:
 
 def host_part(settings: Settings, kinds: Kinds) -> Part:
     """The host's topics, the same in every game (a seat's commands, the game master's, mail)."""
-    return part(render("help_topics", settings=settings, games=games_help(kinds, settings)))
+    return part(render("help_topics", settings=settings, games=games_help(kinds, settings),
+                       reply_bytes=reply_bytes(settings)))
 
 
 def kind_part(settings: Settings, kind: GameKind) -> Part:
@@ -148,7 +159,8 @@ def answer(settings: Settings, kinds: Kinds, game: GameKind | None, words: Seque
     if named is not None:
         return of_kind(settings, named, game, rest)
     if rest:
-        raise NoTopic(f"'{first[:20]}' is no kind of game this judge hosts ({', '.join(k.name for k in kinds)})")
+        raise NoTopic(_("'{word}' is no kind of game this judge hosts ({kinds})", word=first[:20],
+                        kinds=", ".join(k.name for k in kinds)))
     return one_topic(settings, kinds, game, first)
 
 
@@ -159,8 +171,8 @@ def of_kind(settings: Settings, kind: GameKind, game: GameKind | None, rest: Seq
     own = kind_part(settings, kind)
     found = own.topic(rest[0])
     if found is None:
-        raise NoTopic(f"{kind.title} has no topic '{rest[0][:20]}': its topics are "
-                      f"{', '.join(t.name for t in own.topics)}")
+        raise NoTopic(_("{kind} has no topic '{word}': its topics are {topics}", kind=kind.title,
+                        word=rest[0][:20], topics=", ".join(t.name for t in own.topics)))
     return found.text
 
 
@@ -176,8 +188,8 @@ def one_topic(settings: Settings, kinds: Kinds, game: GameKind | None, name: str
         return only
     topics = [topic.name for topic in hosts.topics]
     topics += [topic.name for topic in own.topics if topic.name not in topics] if own else []
-    raise NoTopic(f"there is no topic '{name[:20]}': the topics are {', '.join(topics)}; HELP alone lists them, "
-                  "HELP ALL gives all of the help")
+    raise NoTopic(_("there is no topic '{word}': the topics are {topics}; HELP alone lists them, HELP ALL gives "
+                    "all of the help", word=name[:20], topics=", ".join(topics)))
 
 
 def of_the_kind_having(settings: Settings, kinds: Kinds, name: str) -> str | None:
@@ -185,9 +197,9 @@ def of_the_kind_having(settings: Settings, kinds: Kinds, name: str) -> str | Non
     None if none has it; `NoTopic`, with the way to each, if more than one has."""
     having = [(kind, found) for kind in kinds if (found := kind_part(settings, kind).topic(name)) is not None]
     if len(having) > 1:
-        raise NoTopic(f"each kind of game has a topic '{name}': ask for one, " +
-                      ", ".join(f"HELP {kind.name} {name}" for kind, _ in having))
+        raise NoTopic(_("each kind of game has a topic '{word}': ask for one, {ways}", word=name,
+                        ways=", ".join(f"HELP {kind.name} {name}" for kind, _found in having)))
     if not having:
         return None
     kind, found = having[0]
-    return f"{kind.title}:\n\n{found.text}"
+    return _("{kind}:", kind=kind.title) + f"\n\n{found.text}"
