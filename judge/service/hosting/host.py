@@ -32,6 +32,7 @@ from typing import Any, cast
 from sqlalchemy import Connection, Table, bindparam, delete, event, func, insert, select
 from sqlalchemy.orm import Session, SessionTransaction, object_session
 
+from judge.language import gettext as _
 from judge.service.config import Settings
 from judge.service.hosting import records, silence
 from judge.service.hosting.deadlines import deadline_for, move_to, rule_for
@@ -40,6 +41,7 @@ from judge.service.hosting.turn import Turn
 from judge.service.mailbox import at_domain, mailbox, same
 from judge.service.options import rules_of
 from judge.service.outgoing.outbox import queue
+from judge.service.outgoing.preferences import writing_to
 from judge.service.states import Event, GameError, GameState, move
 from judge.service.templates import render, when
 from judge.store.models import Game, Observer, PhaseRow, Player, Submission
@@ -259,7 +261,7 @@ def latest_submissions(session: Session, game: Game, phase: str) -> dict[tuple[s
 def latest_texts(session: Session, game: Game, phase: str) -> dict[tuple[str, str], str]:
     """The text of the latest submission of each (seat, kind) in a phase (`latest`): what tells
     whether a phase is complete."""
-    return {pair: text for pair, (text, _) in latest(session, game, phase).items()}
+    return {pair: text for pair, (text, _at) in latest(session, game, phase).items()}
 
 
 def who_played(session: Session, game: Game, reader: str) -> list[tuple[str, str]]:
@@ -556,7 +558,7 @@ def seats_waiting(session: Session, game: Game) -> list[str]:
     the order of the game's seats: each holds the phase to its deadline (`closes_early`)."""
     if game.phase is None:
         return []
-    asked = {seat for (seat, kind), (text, _) in latest(session, game, game.phase).items() if kind == WAIT and text}
+    asked = {seat for (seat, kind), (text, _at) in latest(session, game, game.phase).items() if kind == WAIT and text}
     if not asked:
         return []
     read = Reads.of(session).seats  # the game has started: its seats keep their rows (`Reads`)
@@ -639,18 +641,30 @@ def send_notices(session: Session, game: Game, settings: Settings, now: datetime
     for name in waiting:
         player = seat[name]
         assert player.address is not None
-        body = game_kind.notice(session, game, row, name, which, until, extended)
-        queue(session, settings, to=player.address, subject=f"{game.name} {row.name} {which}", body=body, kind=which,
-              now=now, game_id=game.id, opens=name)  # its form to fill, as the mail that opened the phase had it
+        with writing_to(session, settings, player.address, game):  # each seat's notice in its reader's language
+            body = game_kind.notice(session, game, row, name, which, until, extended)
+            queue(session, settings, to=player.address, subject=_notice_subject(game, row.name, which), body=body,
+                  kind=which, now=now, game_id=game.id, opens=name)  # its form to fill, as the phase's opening had
         told.append(name)
     if which == "late" and game_kind.confirms_letters:  # M59: each letter in confirmed, to its seat alone
         for name, player in seat.items():
-            if name in waiting or not is_played(player) or player.address is None or (
-                    body := game_kind.notice(session, game, row, name, "received", until, extended)) == "":
+            if name in waiting or not is_played(player) or player.address is None:
                 continue
-            queue(session, settings, to=player.address, subject=f"{game.name} {row.name} received", body=body,
-                  kind="notice", now=now, game_id=game.id)
+            with writing_to(session, settings, player.address, game):
+                body = game_kind.notice(session, game, row, name, "received", until, extended)
+                if body != "":
+                    queue(session, settings, to=player.address, subject=_notice_subject(game, row.name, "received"),
+                          body=body, kind="notice", now=now, game_id=game.id)
     return told
+
+
+def _notice_subject(game: Game, phase: str, which: str) -> str:
+    """The subject of a seat's reminder, late alert or confirmation of its letter, in its reader's language."""
+    if which == "reminder":
+        return _("{game} {phase} reminder", game=game.name, phase=phase)
+    if which == "late":
+        return _("{game} {phase} late", game=game.name, phase=phase)
+    return _("{game} {phase} received", game=game.name, phase=phase)
 
 
 def reminder_time(game: Game, row: PhaseRow) -> datetime | None:

@@ -46,6 +46,7 @@ from sqlalchemy.orm import Session
 from judge.commands.parse import Command as Line
 from judge.commands.parse import History, press_to_seats
 from judge.language import add_catalogue
+from judge.language import gettext as _
 from judge.service.config import Settings
 from judge.service.dispatch import Dispatcher, Entry
 from judge.service.options import GAME_FLAGS, split_options
@@ -367,9 +368,18 @@ class Phases(Protocol):
         deadline it gives a phase in which a played seat has still not acted at ``until``.  A late
         alert then says that, without a mail by ``until``, the phase is extended to ``extended``,
         and never that it is carried out at ``until`` (ruling H3).  By default it names the phase."""
-        late = "The deadline has passed" if which == "late" else "The deadline is near"
-        then = f" (without it then, the phase is extended to {when(extended)})" if extended else ""
-        return f"{late}: send your orders for {row.name} of {game.name} before {when(until)}{then}.\n"
+        values = {"phase": row.name, "game": game.name, "until": when(until), "extended": when(extended)}
+        if which == "late" and extended:
+            said = _("The deadline has passed: send your orders for {phase} of {game} before {until} (without it "
+                     "then, the phase is extended to {extended}).", **values)
+        elif which == "late":
+            said = _("The deadline has passed: send your orders for {phase} of {game} before {until}.", **values)
+        elif extended:
+            said = _("The deadline is near: send your orders for {phase} of {game} before {until} (without it "
+                     "then, the phase is extended to {extended}).", **values)
+        else:
+            said = _("The deadline is near: send your orders for {phase} of {game} before {until}.", **values)
+        return said + "\n"
 
     def label(self, phase: str) -> str:
         """The phase ``phase`` in words, as STATUS and the pages name it beside its name ("the spring
