@@ -67,6 +67,7 @@ def environment() -> Environment:
     env.install_gettext_callables(template_gettext, template_ngettext, newstyle=True)  # type: ignore[attr-defined]
     env.filters["counted"] = counted
     env.filters["power"] = power_title
+    env.filters["state"] = state_word
     env.filters["language_name"] = called
     env.globals["languages"] = lambda: [(code, name_of(code)) for code in offered()]
     return env
@@ -80,6 +81,13 @@ def render(name: str, **context: Any) -> str:
 def when(moment: datetime | None) -> str:
     """A moment as the mails write it (naive UTC), or "none" (in the reader's language)."""
     return _("none") if moment is None else moment.strftime("%Y-%m-%d %H:%M UTC")
+
+
+def state_word(state: str) -> str:
+    """A game's state (``games.state``) in the reader's language: ``active``, ``attiva``, ``en cours``;
+    the templates' ``state`` filter."""
+    words = {"forming": _("forming"), "active": _("active"), "paused": _("paused"), "finished": _("finished")}
+    return words.get(str(state), str(state))
 
 
 _COUNTED: dict[str, Callable[[int], str]] = {

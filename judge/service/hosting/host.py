@@ -43,7 +43,7 @@ from judge.service.options import rules_of
 from judge.service.outgoing.outbox import queue
 from judge.service.outgoing.preferences import writing_to
 from judge.service.states import Event, GameError, GameState, move
-from judge.service.templates import render, when
+from judge.service.templates import render, state_word, when
 from judge.store.models import Game, Observer, PhaseRow, Player, Submission
 from judge.web.public import GameFacts, Seat
 
@@ -279,19 +279,24 @@ def who_played(session: Session, game: Game, reader: str) -> list[tuple[str, str
     since = game.settings.get("since", {})
 
     def who(address: str) -> str:
-        return address if addresses else "a player"
+        return address if addresses else _("a player")
 
     found = []
     for player in players(session, game):
         if not player.seat:
             continue
-        held = [f"{who(str(h['address']))} ({h['from'] or first} to {h['to']})" for h in left.get(player.seat, [])]
+        held = [_("{who} ({start} to {end})", who=who(str(h["address"])), start=h["from"] or first, end=h["to"])
+                for h in left.get(player.seat, [])]
         if is_played(player) or (player.address and not held):  # a vacant seat whose player left unrecorded
             assert player.address is not None
             start = since.get(player.seat) or first
-            held.append(f"{who(player.address)} ({start} to {'the end' if game.state == 'finished' else 'now'})"
-                        if start and is_played(player) else who(player.address))
-        found.append((player.seat, ", ".join(held) or "(nobody)"))
+            if start and is_played(player):
+                held.append(_("{who} ({start} to the end)", who=who(player.address), start=start)
+                            if game.state == "finished" else
+                            _("{who} ({start} to now)", who=who(player.address), start=start))
+            else:
+                held.append(who(player.address))
+        found.append((player.seat, ", ".join(held) or _("(nobody)")))
     return found
 
 
@@ -313,16 +318,20 @@ def answer_list(game: Game, what: str, label: str | None, seated: Iterable[tuple
     them apart), its phase (with its ``label``, in words) and deadline; then ``public``, what anyone
     may know of it now, each seat's state (`seat_state`) in the order given, and once it has ended
     its result.  Never who has sent what."""
-    options = " ".join(option for option in game.options or () if option not in defaults) or "none"
+    options = " ".join(option for option in game.options or () if option not in defaults) or _("none")
     kept = " ".join(option for option in game.options or () if option in defaults)
-    lines = [f"state: {game.state}", f"game: {what}", f"options: {options}" + (f" (by default {kept})" if kept else "")]
+    lines = [_("state: {state}", state=state_word(game.state)), _("game: {what}", what=what),
+             _("options: {options} (by default {kept})", options=options, kept=kept) if kept else
+             _("options: {options}", options=options)]
     if game.phase:
-        lines.append(f"phase: {game.phase} ({label}), deadline {when(game.deadline)}")
+        lines.append(_("phase: {phase} ({label}), deadline {deadline}", phase=game.phase, label=label,
+                       deadline=when(game.deadline)))
     lines += public
     lines += [f"{seat}: {seat_state(game, seat, player)}" for seat, player in seated]
     if game.state == GameState.FINISHED:
-        lines.append(f"result: {game.settings.get('result', '')}")
+        lines.append(_("result: {result}", result=game.settings.get("result", "")))
     return lines
+
 
 
 def who_plays(session: Session, game: Game, reader: str) -> dict[str, str]:
@@ -483,7 +492,8 @@ def status_header(game: Game) -> str:
     its state, its phase (in its kind's words too) and its deadline."""
     label = _kind(game).label(game.phase) if game.phase else ""
     phase = f"{game.phase} ({label})" if label else game.phase or "-"
-    return f"game {game.name}, {game.state}, phase {phase}, deadline {when(game.deadline)}"
+    return _("game {game}, {state}, phase {phase}, deadline {deadline}", game=game.name, state=state_word(game.state),
+             phase=phase, deadline=when(game.deadline))
 
 
 def seat_status(player: Player | None, out: bool = False) -> str:
@@ -507,11 +517,11 @@ def seat_state(game: Game, seat: str, player: Player | None) -> str:
     dummy, or out of the game (nobody can play it again, `is_out`), and whether it is open for
     TAKEOVER."""
     if is_out(game, seat, player):
-        return "out of the game"
+        return _("out of the game")
     state = seat_status(player)
     if not is_played(player) and is_open(game, seat):
-        state += ", open for TAKEOVER"
-    return state
+        return _("vacant, open for TAKEOVER") if state == "vacant" else _("dummy, open for TAKEOVER")
+    return {"played": _("played"), "vacant": _("vacant")}.get(state, _("dummy"))
 
 
 def public_seat(game: Game, seat: str, player: Player | None) -> Seat:

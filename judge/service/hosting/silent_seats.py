@@ -375,7 +375,7 @@ def tell_everyone(session: Session, settings: Settings, game: Game, now: datetim
 
 _SEAT_WORDS: dict[str, Callable[[], str]] = {
     "country": lambda: _("country"), "investor": lambda: _("investor"), "power": lambda: _("power"),
-    "seat": lambda: _("seat")}
+    "player": lambda: _("player"), "seat": lambda: _("seat")}
 """What each kind calls a seat (`judge.service.hosting.kinds.Kind.seat_word`), in the reader's language."""
 
 
