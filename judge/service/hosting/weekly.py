@@ -27,6 +27,8 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from judge.commands.parse import MAX_DURATION_HOURS, MIN_PHASE_HOURS, parse_duration, read_count, read_date
+from judge.language import gettext as _
+from judge.language import ngettext
 from judge.service.zones import zone_named
 
 WEEKDAYS = ("MON", "TUE", "WED", "THU", "FRI", "SAT", "SUN")
@@ -77,12 +79,18 @@ class Weekly:
 
     def words(self) -> str:
         """The rule in words: "Mondays and Thursdays at 12:00 (Europe/Paris), at least 12 hours a phase"."""
-        days = "every day" if len(self.days) == 7 else _and([DAY_NAMES[d] for d in self.days])
-        weeks = ""
+        days = _("every day") if len(self.days) == 7 else _and([_day_names()[d] for d in self.days])
+        least = ngettext("{hours} hour", "{hours} hours", 1 if self.least == 1 else 2, hours=format(self.least, "g"))
+        values = {"days": days, "time": self.at.strftime("%H:%M"), "zone": self.zone, "least": least}
         if self.every > 1 and self.week0 is not None:
-            weeks = f" of every {_nth(self.every)} week from the week of {monday_of(self.week0)}"
-        least = f"{self.least:g} hour{'s' if self.least != 1 else ''}"
-        return f"{days}{weeks} at {self.at:%H:%M} ({self.zone}), at least {least} a phase"
+            monday = monday_of(self.week0)
+            if self.every == 2:
+                return _("{days} of every other week from the week of {monday} at {time} ({zone}), at least {least} "
+                         "a phase", monday=monday, **values)
+            nth = _("third") if self.every == 3 else _("fourth")
+            return _("{days} of every {nth} week from the week of {monday} at {time} ({zone}), at least {least} a "
+                     "phase", nth=nth, monday=monday, **values)
+        return _("{days} at {time} ({zone}), at least {least} a phase", **values)
 
     def data(self) -> dict[str, Any]:
         """The rule as the game's settings keep it (`from_data` reads it back)."""
@@ -177,8 +185,9 @@ def _time(word: str) -> time:
 
 
 def _and(names: list[str]) -> str:
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    return names[0] if len(names) == 1 else _("{first} and {last}", first=", ".join(names[:-1]), last=names[-1])
 
 
-def _nth(every: int) -> str:
-    return {2: "other", 3: "third", 4: "fourth"}[every]
+def _day_names() -> tuple[str, ...]:
+    """`DAY_NAMES` in the reader's language."""
+    return (_("Mondays"), _("Tuesdays"), _("Wednesdays"), _("Thursdays"), _("Fridays"), _("Saturdays"), _("Sundays"))
