@@ -89,7 +89,7 @@ def start(session: Session, game: Game, settings: Settings, now: datetime) -> No
     """START: the kind seats the players and opens the first phase (`GameError` if it cannot),
     then the game is active."""
     if game.state != GameState.FORMING:
-        raise GameError("the game has already started", "ALREADY_STARTED")
+        raise GameError(_("the game has already started"), "ALREADY_STARTED")
     kind_of(session, game).start(session, game, settings, now)
     move(game, Event.START)
 
@@ -102,7 +102,7 @@ def close(session: Session, game: Game, settings: Settings, now: datetime, *, ca
     ROLLBACK went back to ends the ROLLBACK's pause, and its results say they replace the first
     ones."""
     if game.state not in RUNNING:
-        raise GameError("the game is not running", "NOT_RUNNING")
+        raise GameError(_("the game is not running"), "NOT_RUNNING")
     marks = RolledBack.of(game)
     notes = [preface] if preface else []
     if marks is not None:
@@ -179,7 +179,7 @@ def terminate(session: Session, game: Game, settings: Settings, now: datetime, r
     """TERMINATE: the kind closes what is open (`Phases.terminated`), then the game ends, nobody
     winning; what its end published (None: it had not started)."""
     if game.state == GameState.FINISHED:
-        raise GameError("the game has already ended", "GAME_ENDED")
+        raise GameError(_("the game has already ended"), "GAME_ENDED")
     if game.phase is not None:
         kind_of(session, game).terminated(session, game, now)
     return end(session, game, settings, now, reason)
@@ -254,17 +254,18 @@ def rolling_forward(session: Session, game: Game) -> str:
     (PROCESS processes the phase with them)."""
     marks = RolledBack.of(game)
     if game.state == GameState.FINISHED or marks is None:
-        raise GameError("there is no ROLLBACK to undo in this phase", "NO_ROLLBACK")
+        raise GameError(_("there is no ROLLBACK to undo in this phase"), "NO_ROLLBACK")
     kind = kind_of(session, game)
     sent = set(session.scalars(select(Submission.seat).where(
         Submission.game_id == game.id, Submission.phase == marks.phase, Submission.id > marks.submission)))
-    changes = [f"{', '.join(_in_order(kind.seat_order(session, game), sent, kind.seat_title))} sent something "
-               "in this phase"] if sent else []
+    changes = [_("{seats} sent something in this phase", seats=", ".join(
+        _in_order(kind.seat_order(session, game), sent, kind.seat_title)))] if sent else []
     if why := kind.changed_since_rollback(session, game):
         changes.append(why)
     if changes:
-        raise GameError(f"not undone: since the ROLLBACK, {'; '.join(changes)}, which ROLLFORWARD would discard; "
-                        f"PROCESS processes {marks.phase} with them as they are now", "CHANGED_SINCE_ROLLBACK")
+        raise GameError(_("not undone: since the ROLLBACK, {changes}, which ROLLFORWARD would discard; PROCESS "
+                          "processes {phase} with them as they are now", changes="; ".join(changes),
+                          phase=marks.phase), "CHANGED_SINCE_ROLLBACK")
     return marks.phase
 
 

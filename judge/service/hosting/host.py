@@ -443,16 +443,16 @@ def rollback_target(session: Session, game: Game, phase: str | None) -> tuple[Ph
     processed is refused, the phase it is in included: ROLLBACK names the phase to go back to,
     and one sent for a game that has moved on since must not go back further than its master meant."""
     if game.state == GameState.FINISHED:
-        raise GameError("the game has ended; an ended game cannot be rolled back", "GAME_ENDED")
+        raise GameError(_("the game has ended; an ended game cannot be rolled back"), "GAME_ENDED")
     rows = list(session.scalars(select(PhaseRow).where(PhaseRow.game_id == game.id).order_by(PhaseRow.id.desc())))
     done = [r for r in rows if r.status == "processed"]
     if not done:
-        raise GameError("there is no earlier phase to go back to", "NO_EARLIER_PHASE")
+        raise GameError(_("there is no earlier phase to go back to"), "NO_EARLIER_PHASE")
     previous = done[0] if phase is None else next((r for r in done if r.name == phase), None)
     if previous is None:
-        raise GameError(f"not rolled back: {game.name} is in {game.phase} and has not processed {phase}: ROLLBACK "
-                        f"names the phase to go back to, {done[0].name} (the one before) or an earlier one",
-                        "NOT_PROCESSED")
+        raise GameError(_("not rolled back: {game} is in {current} and has not processed {phase}: ROLLBACK names "
+                          "the phase to go back to, {before} (the one before) or an earlier one", game=game.name,
+                          current=game.phase, phase=phase, before=done[0].name), "NOT_PROCESSED")
     return previous, [row for row in rows if row.id > previous.id]
 
 

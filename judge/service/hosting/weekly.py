@@ -41,6 +41,13 @@ _NJUDGE_DAYS = re.compile(r"[S-][M-][T-][W-][T-][F-][S-]", re.IGNORECASE)
 """njudge's way to write the days: a letter a day from Sunday to Saturday, ``-`` for a day off."""
 USAGE = ("expected SET CLOCK [phase] days HH:MM [zone] [AT LEAST hours] [EVERY 2 WEEKS [FROM date|NEXT WEEK]], "
          "the days as MON THU, MON,THU, DAILY or -M--T-- (e.g. SET CLOCK MOVEMENT MON THU 12:00 Europe/Paris)")
+"""How SET CLOCK is written (`usage`: in the reader's language)."""
+
+
+def usage() -> str:
+    """`USAGE` in the reader's language."""
+    return _("expected SET CLOCK [phase] days HH:MM [zone] [AT LEAST hours] [EVERY 2 WEEKS [FROM date|NEXT WEEK]], "
+             "the days as MON THU, MON,THU, DAILY or -M--T-- (e.g. SET CLOCK MOVEMENT MON THU 12:00 Europe/Paris)")
 
 
 @dataclass(frozen=True)
@@ -130,7 +137,7 @@ def read_rule(words: Sequence[str], zone: str, today: date) -> Weekly:
         original.pop(0)
         days |= _days(word)
     if not days or not rest:
-        raise ValueError(USAGE)
+        raise ValueError(usage())
     at = _time(rest.pop(0))
     original.pop(0)
     least, every, week0 = DEFAULT_LEAST, 1, None
@@ -141,12 +148,12 @@ def read_rule(words: Sequence[str], zone: str, today: date) -> Weekly:
         if rest[:2] == ["AT", "LEAST"] and len(rest) >= 3:
             least = parse_duration(rest[2], MIN_PHASE_HOURS, "a phase on the clock")
             if least > MAX_DURATION_HOURS:
-                raise ValueError(f"a phase may last at most {MAX_DURATION_HOURS // 24} days")
+                raise ValueError(_("a phase may last at most {count} days", count=MAX_DURATION_HOURS // 24))
             rest = rest[3:]
         elif rest[0] == "EVERY" and len(rest) >= 3 and rest[2] in ("WEEK", "WEEKS"):
-            every = read_count(rest[1], MAX_EVERY, f"EVERY n WEEKS takes 1 to {MAX_EVERY} weeks")
+            every = read_count(rest[1], MAX_EVERY, _("EVERY n WEEKS takes 1 to {most} weeks", most=MAX_EVERY))
             if every < 1:
-                raise ValueError(f"EVERY n WEEKS takes 1 to {MAX_EVERY} weeks")
+                raise ValueError(_("EVERY n WEEKS takes 1 to {most} weeks", most=MAX_EVERY))
             rest, week0 = rest[3:], today
             if rest[:3] == ["FROM", "NEXT", "WEEK"]:
                 rest, week0 = rest[3:], today + timedelta(days=7)
@@ -154,7 +161,7 @@ def read_rule(words: Sequence[str], zone: str, today: date) -> Weekly:
                 week0 = read_date(rest[1])
                 rest = rest[2:]
         else:
-            raise ValueError(USAGE)
+            raise ValueError(usage())
     return Weekly(tuple(sorted(days)), at, zone, least, every, monday_of(week0) if every > 1 and week0 else None)
 
 
@@ -168,7 +175,7 @@ def _days(word: str) -> set[int]:
         day = next((i for i, name in enumerate(WEEKDAYS) if part.startswith(name) and
                     part in (name, name + "S", _full(i), _full(i) + "S")), None)
         if day is None:
-            raise ValueError(f"'{part[:20]}' is not a day: {USAGE}")
+            raise ValueError(_("'{word}' is not a day: {usage}", word=part[:20], usage=usage()))
         found.add(day)
     return found
 
@@ -180,7 +187,7 @@ def _full(index: int) -> str:
 def _time(word: str) -> time:
     match = re.fullmatch(r"(\d{1,2}):?(\d{2})", word)
     if match is None or int(match.group(1)) > 23 or int(match.group(2)) > 59:
-        raise ValueError(f"'{word[:10]}' is not a time of day (12:00)")
+        raise ValueError(_("'{word}' is not a time of day (12:00)", word=word[:10]))
     return time(int(match.group(1)), int(match.group(2)))
 
 
