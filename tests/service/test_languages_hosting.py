@@ -8,7 +8,7 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Iterator
-from datetime import datetime
+from datetime import datetime, time
 from pathlib import Path
 
 import pytest
@@ -16,7 +16,10 @@ import pytest
 from judge.language import gettext as _
 from judge.language import reading
 from judge.service.hosting.kinds import GameKind
+from judge.service.hosting.records import Record
+from judge.service.hosting.silence import Policy
 from judge.service.hosting.turn import Said
+from judge.service.hosting.weekly import Weekly
 from judge.service.incoming.handlers.telling import Telling
 from judge.service.templates import counted, duration, when
 from judge.store.models import Game, PhaseRow
@@ -155,3 +158,21 @@ def test_counts_and_lengths_of_time_are_written_in_the_readers_language() -> Non
         assert (counted(0, "unit"), counted(2, "offer"), duration(0.5), duration(0.001)) == (
             "0 unité", "2 offres", "30 minutes", "moins d'une minute")
     assert counted(2, "lot") == "2 lots"  # a noun the host does not know takes an s, in English
+
+
+def test_the_clock_the_silence_policy_and_a_record_are_written_in_the_readers_language() -> None:
+    rule, policy = Weekly((0, 3), time(12, 0), "Europe/Paris", 12), Policy(extensions=2, abandon=3)
+    record = Record(due=20, on_time=19, abandoned=1, finished=2)
+    assert rule.words() == "Mondays and Thursdays at 12:00 (Europe/Paris), at least 12 hours a phase"
+    assert record.words() == ("very reliable: 95% of 20 phases on time; left 1 seat to be declared abandoned; played 2 "
+                              "games to the end")
+    with reading("it"):
+        assert rule.words() == "il lunedì e il giovedì alle 12:00 (Europe/Paris), almeno 12 ore a fase"
+        assert policy.words().startswith("ai posti che devono ancora agire viene ricordato ogni giorno")
+        assert "fino a 2 volte di 1 giorno" in policy.words()
+        assert record.words() == ("molto affidabile: 95% di 20 fasi in tempo; ha lasciato 1 posto dichiarato "
+                                  "abbandonato; ha giocato 2 partite fino alla fine")
+    with reading("fr"):
+        assert rule.words() == "le lundi et le jeudi à 12:00 (Europe/Paris), au moins 12 heures par phase"
+        assert "une place qui manque 3 échéances de suite est déclarée abandonnée" in policy.words()
+        assert record.numbers()[2] == "parties terminées : 2"

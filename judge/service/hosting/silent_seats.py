@@ -389,11 +389,11 @@ def lines(session: Session, game: Game) -> list[str]:
     """What STATUS and the start's announcement say of the game's clock, its policy for silent seats
     and its entry gates (nothing for a game that has none of them)."""
     kind = kind_of(session, game)
-    found = [f"deadlines of {setting} phases: {rule.words()}" for setting in kind.durations
-             if (rule := rule_for(game, setting)) is not None]
+    found = [_("deadlines of {setting} phases: {rule}", setting=setting, rule=rule.words())
+             for setting in kind.durations if (rule := rule_for(game, setting)) is not None]
     policy = silence.policy_of(game)
     if policy is not None:
-        found.append(f"silent seats: {policy.words()}")
-    found += [f"entry gate: {gate}" for gate in records.gate_words(game)]
+        found.append(_("silent seats: {policy}", policy=policy.words()))
+    found += [_("entry gate: {gate}", gate=gate) for gate in records.gate_words(game)]
     return found
 
