@@ -83,6 +83,31 @@ def when(moment: datetime | None) -> str:
     return _("none") if moment is None else moment.strftime("%Y-%m-%d %H:%M UTC")
 
 
+_SEAT_WORDS: dict[str, Callable[[], str]] = {
+    "country": lambda: _("country"), "investor": lambda: _("investor"), "power": lambda: _("power"),
+    "player": lambda: _("player"), "seat": lambda: _("seat")}
+"""What each kind calls a seat (`judge.service.hosting.kinds.Kind.seat_word`), in the reader's language."""
+
+
+_SEATS_WORDS: dict[str, Callable[[], str]] = {
+    "country": lambda: _("countries"), "investor": lambda: _("investors"), "power": lambda: _("powers"),
+    "player": lambda: _("players"), "seat": lambda: _("seats")}
+"""What each kind calls its seats, in the plural, in the reader's language."""
+
+
+def seats_word(word: str) -> str:
+    """A kind's word for a seat in the plural, in the reader's language (an s added, for a word the host
+    does not know)."""
+    found = _SEATS_WORDS.get(word)
+    return found() if found is not None else word + "s"
+
+
+def seat_word(word: str) -> str:
+    """A kind's word for a seat in the reader's language (as it is, for a word the host does not know)."""
+    found = _SEAT_WORDS.get(word)
+    return found() if found is not None else word
+
+
 def state_word(state: str) -> str:
     """A game's state (``games.state``) in the reader's language: ``active``, ``attiva``, ``en cours``;
     the templates' ``state`` filter."""

@@ -46,9 +46,9 @@ from judge.service.config import Settings
 from judge.service.hosting import host
 from judge.service.hosting.kinds import kind_of
 from judge.service.hosting.scores import Scores, exact, score
-from judge.service.hosting.silent_seats import DESERTED, seat_word
+from judge.service.hosting.silent_seats import DESERTED
 from judge.service.outgoing import outbox
-from judge.service.templates import render
+from judge.service.templates import render, seat_word
 from judge.store.models import (
     Absence,
     ConfirmedAddress,

@@ -26,11 +26,10 @@ from judge.language import gettext as _
 from judge.service.config import Settings
 from judge.service.hosting import host
 from judge.service.hosting.kinds import Commands, Demo, GameKind, Lobby, Pages, Phases, Records
-from judge.service.hosting.silent_seats import seat_word
 from judge.service.hosting.turn import Turn
 from judge.service.outgoing.outbox import queue
 from judge.service.outgoing.preferences import writing_to
-from judge.service.templates import when
+from judge.service.templates import seat_word, when
 from judge.store.models import Game, Player
 from judge.web.pages import make_folder, render_page
 from judge.web.public import GameFacts, summary

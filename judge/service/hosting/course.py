@@ -46,7 +46,7 @@ from judge.service.hosting.turn import Said, said
 from judge.service.outgoing.outbox import queue
 from judge.service.outgoing.preferences import language_of, writing_to
 from judge.service.states import RUNNING, Event, GameError, GameState, move, state_of
-from judge.service.templates import render, when
+from judge.service.templates import render, seat_word, when
 from judge.store.models import Game, GreyPress, Submission
 
 ROLLBACK = "rollback"
@@ -208,8 +208,7 @@ def publish(session: Session, game: Game, settings: Settings, now: datetime, *, 
                 bodies[key] = said(subject), render(
                     "end", game=game, headline=said(headline), preface=said(preface) if preface is not None else None,
                     publication=published, grey=grey_press(session, game, kind.seat_title),
-                    who=[(kind.seat_title(seat), held) for seat, held in who], seat_word=silent_seats.seat_word(
-                        kind.seat_word))
+                    who=[(kind.seat_title(seat), held) for seat, held in who], seat_word=seat_word(kind.seat_word))
             title, body = bodies[key]
             queue(session, settings, to=address, subject=title, body=body, kind="end", now=now, game_id=game.id)
 

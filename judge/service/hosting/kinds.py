@@ -52,7 +52,7 @@ from judge.service.dispatch import Dispatcher, Entry
 from judge.service.options import GAME_FLAGS, split_options
 from judge.service.outgoing import forms
 from judge.service.outgoing.forms import Form
-from judge.service.templates import add_kind_templates, when
+from judge.service.templates import add_kind_templates, seats_word, when
 from judge.store.models import Game, PhaseRow, Player
 from judge.web.public import GameFacts
 
@@ -241,8 +241,8 @@ class Lobby(Protocol):
     def press_to(self, session: Session, game: Game, words: Sequence[str]) -> tuple[str, ...]:
         """Whom the line ``PRESS TO ...`` (its words) names: ``("ALL",)``, or seats and
         ``"MASTER"`` (the game master) in the order named; ValueError with a message."""
-        return press_to_seats(words, f"expected PRESS TO followed by {self.player_word or self.seat_word}s' names, "
-                                     "ALL, or MASTER",
+        return press_to_seats(words, _("expected PRESS TO followed by {seats}' names, ALL, or MASTER",
+                                       seats=seats_word(self.player_word or self.seat_word)),
                               lambda name: self.seat(session, game, name))
 
 

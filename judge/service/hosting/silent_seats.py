@@ -39,7 +39,7 @@ the master and the observers.  Where no seat can ever have a player again (every
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -58,7 +58,7 @@ from judge.service.mailbox import mailbox
 from judge.service.outgoing.outbox import queue
 from judge.service.outgoing.preferences import language_of, writing_to
 from judge.service.states import RUNNING, GameState
-from judge.service.templates import duration, render, when
+from judge.service.templates import duration, render, seat_word, when
 from judge.store.models import Game, PhaseRow, PlayerRecord, Submission
 
 
@@ -371,18 +371,6 @@ def tell_everyone(session: Session, settings: Settings, game: Game, now: datetim
             title, body = written[key]
             queue(session, settings, to=address, subject=title, kind="announcement", now=now, game_id=game.id,
                   body=body)
-
-
-_SEAT_WORDS: dict[str, Callable[[], str]] = {
-    "country": lambda: _("country"), "investor": lambda: _("investor"), "power": lambda: _("power"),
-    "player": lambda: _("player"), "seat": lambda: _("seat")}
-"""What each kind calls a seat (`judge.service.hosting.kinds.Kind.seat_word`), in the reader's language."""
-
-
-def seat_word(word: str) -> str:
-    """A kind's word for a seat in the reader's language (as it is, for a word the host does not know)."""
-    found = _SEAT_WORDS.get(word)
-    return found() if found is not None else word
 
 
 def lines(session: Session, game: Game) -> list[str]:
