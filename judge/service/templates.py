@@ -10,6 +10,7 @@ kind's."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 from functools import cache
 from importlib.resources import files
@@ -17,7 +18,8 @@ from typing import Any
 
 from jinja2 import BaseLoader, ChoiceLoader, Environment, PackageLoader, PrefixLoader, StrictUndefined
 
-from judge.language import called, name_of, offered, template_gettext, template_ngettext
+from judge.language import called, name_of, ngettext, offered, template_gettext, template_ngettext
+from judge.language import gettext as _
 from judge.wording import power_title
 
 _KIND_PACKAGES: dict[str, str] = {}
@@ -65,6 +67,7 @@ def environment() -> Environment:
     env.install_gettext_callables(template_gettext, template_ngettext, newstyle=True)  # type: ignore[attr-defined]
     env.filters["counted"] = counted
     env.filters["power"] = power_title
+    env.filters["state"] = state_word
     env.filters["language_name"] = called
     env.globals["languages"] = lambda: [(code, name_of(code)) for code in offered()]
     return env
@@ -76,22 +79,94 @@ def render(name: str, **context: Any) -> str:
 
 
 def when(moment: datetime | None) -> str:
-    """A moment as the mails write it (naive UTC), or "none"."""
-    return "none" if moment is None else moment.strftime("%Y-%m-%d %H:%M UTC")
+    """A moment as the mails write it (naive UTC), or "none" (in the reader's language)."""
+    return _("none") if moment is None else moment.strftime("%Y-%m-%d %H:%M UTC")
+
+
+_SEAT_WORDS: dict[str, Callable[[], str]] = {
+    "country": lambda: _("country"), "investor": lambda: _("investor"), "power": lambda: _("power"),
+    "player": lambda: _("player"), "seat": lambda: _("seat")}
+"""What each kind calls a seat (`judge.service.hosting.kinds.Kind.seat_word`), in the reader's language."""
+
+
+_SEATS_WORDS: dict[str, Callable[[], str]] = {
+    "country": lambda: _("countries"), "investor": lambda: _("investors"), "power": lambda: _("powers"),
+    "player": lambda: _("players"), "seat": lambda: _("seats")}
+"""What each kind calls its seats, in the plural, in the reader's language."""
+
+
+def seats_word(word: str) -> str:
+    """A kind's word for a seat in the plural, in the reader's language (an s added, for a word the host
+    does not know)."""
+    found = _SEATS_WORDS.get(word)
+    return found() if found is not None else word + "s"
+
+
+def seat_word(word: str) -> str:
+    """A kind's word for a seat in the reader's language (as it is, for a word the host does not know)."""
+    found = _SEAT_WORDS.get(word)
+    return found() if found is not None else word
+
+
+def state_word(state: str) -> str:
+    """A game's state (``games.state``) in the reader's language: ``active``, ``attiva``, ``en cours``;
+    the templates' ``state`` filter."""
+    words = {"forming": _("forming"), "active": _("active"), "paused": _("paused"), "finished": _("finished")}
+    return words.get(str(state), str(state))
+
+
+_COUNTED: dict[str, Callable[[int], str]] = {
+    "address": lambda count: ngettext("{count} address", "{count} addresses", count),
+    "area": lambda count: ngettext("{count} area", "{count} areas", count),
+    "build": lambda count: ngettext("{count} build", "{count} builds", count),
+    "center": lambda count: ngettext("{count} center", "{count} centers", count),
+    "day": lambda count: ngettext("{count} day", "{count} days", count),
+    "ducat": lambda count: ngettext("{count} ducat", "{count} ducats", count),
+    "game": lambda count: ngettext("{count} game", "{count} games", count),
+    "garnet": lambda count: ngettext("{count} garnet", "{count} garnets", count),
+    "hour": lambda count: ngettext("{count} hour", "{count} hours", count),
+    "minute": lambda count: ngettext("{count} minute", "{count} minutes", count),
+    "more phase": lambda count: ngettext("{count} more phase", "{count} more phases", count),
+    "new share": lambda count: ngettext("{count} new share", "{count} new shares", count),
+    "observer": lambda count: ngettext("{count} observer", "{count} observers", count),
+    "offer": lambda count: ngettext("{count} offer", "{count} offers", count),
+    "order": lambda count: ngettext("{count} order", "{count} orders", count),
+    "phase": lambda count: ngettext("{count} phase", "{count} phases", count),
+    "player": lambda count: ngettext("{count} player", "{count} players", count),
+    "province": lambda count: ngettext("{count} province", "{count} provinces", count),
+    "rated game": lambda count: ngettext("{count} rated game", "{count} rated games", count),
+    "reader": lambda count: ngettext("{count} reader", "{count} readers", count),
+    "record": lambda count: ngettext("{count} record", "{count} records", count),
+    "reduction round": lambda count: ngettext("{count} reduction round", "{count} reduction rounds", count),
+    "removal": lambda count: ngettext("{count} removal", "{count} removals", count),
+    "season": lambda count: ngettext("{count} season", "{count} seasons", count),
+    "seat": lambda count: ngettext("{count} seat", "{count} seats", count),
+    "share": lambda count: ngettext("{count} share", "{count} shares", count),
+    "supply center": lambda count: ngettext("{count} supply center", "{count} supply centers", count),
+    "surviving power": lambda count: ngettext("{count} surviving power", "{count} surviving powers", count),
+    "unit": lambda count: ngettext("{count} unit", "{count} units", count),
+    "vote": lambda count: ngettext("{count} vote", "{count} votes", count),
+    "warning": lambda count: ngettext("{count} warning", "{count} warnings", count),
+}
+"""Each noun the judge counts, as whole forms in the reader's language (its own plural rule)."""
 
 
 def counted(count: int, noun: str) -> str:
     """A count of things as the mails write it: "1 offer", "3 offers", "0 offers", never "1
-    offer(s)"; the templates' ``counted`` filter (every noun the judge counts takes an s)."""
+    offer(s)"; the templates' ``counted`` filter.  Each noun the judge counts has its whole forms
+    in the catalogue (`_COUNTED`), in the reader's language; another takes an s, in English."""
+    if (forms := _COUNTED.get(noun)) is not None:
+        return forms(count)
     return f"{count} {noun if count == 1 else noun + 's'}"
 
 
 def duration(hours: float) -> str:
     """A length of time in words, as the mails write it: ``4 minutes``, ``2 hours``, ``1 day 6
-    hours`` (to the minute), never a fraction of an hour such as ``0.0666667 hours``."""
+    hours`` (to the minute), never a fraction of an hour such as ``0.0666667 hours``; in the
+    reader's language."""
     minutes = round(hours * 60)
     if minutes == 0:
-        return "less than a minute" if hours > 0 else "0 hours"
+        return _("less than a minute") if hours > 0 else ngettext("{count} hour", "{count} hours", 0)
     days, rest = divmod(minutes, 24 * 60)
     parts = [(days, "day"), (rest // 60, "hour"), (rest % 60, "minute")]
     return " ".join(counted(count, unit) for count, unit in parts if count)

@@ -8,6 +8,7 @@ from datetime import date, datetime, timedelta
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from judge.language import gettext as _
 from judge.service.hosting.kinds import kind_of
 from judge.store.models import Absence, Game
 
@@ -33,6 +34,14 @@ def absence_lines(session: Session, game: Game, today: date, seat: str | None = 
     if seat is not None:
         query = query.where(Absence.seat == seat)
     title = kind_of(session, game).seat_title
-    return [f"{'your absence' if seat else title(a.seat) + ' absent'}: {a.start} to {a.end}, "
-            + ("approved" if a.status == "approved" else "asked (the game master decides)")
+    return [_absence(title(a.seat), a.start, a.end, own=seat is not None, approved=a.status == "approved")
             for a in session.scalars(query.order_by(Absence.start, Absence.id))]
+
+
+def _absence(title: str, start: date, end: date, *, own: bool, approved: bool) -> str:
+    """An absence as STATUS says it, in the reader's language."""
+    if own:
+        return (_("your absence: {start} to {end}, approved", start=start, end=end) if approved else
+                _("your absence: {start} to {end}, asked (the game master decides)", start=start, end=end))
+    return (_("{seat} absent: {start} to {end}, approved", seat=title, start=start, end=end) if approved else
+            _("{seat} absent: {start} to {end}, asked (the game master decides)", seat=title, start=start, end=end))

@@ -41,13 +41,14 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from judge import __version__
+from judge.language import gettext as _
 from judge.service.config import Settings
 from judge.service.hosting import host
 from judge.service.hosting.kinds import kind_of
 from judge.service.hosting.scores import Scores, exact, score
 from judge.service.hosting.silent_seats import DESERTED
 from judge.service.outgoing import outbox
-from judge.service.templates import render
+from judge.service.templates import render, seat_word
 from judge.store.models import (
     Absence,
     ConfirmedAddress,
@@ -299,10 +300,11 @@ def publication_text(session: Session, game: Game) -> str:
     kind = kind_of(session, game)
     order = {seat: at for at, seat in enumerate(kind.seat_order(session, game))}
     who = sorted(host.who_played(session, game, "anyone"), key=lambda held: order.get(held[0], len(order)))
-    return render("end", game=game, headline=f"has ended: {game.settings.get('result') or 'the game has ended'}",
+    result = game.settings.get("result") or _("the game has ended")
+    return render("end", game=game, headline=_("has ended: {result}", result=result),
                   preface=None, publication=kind.publication(session, game),
                   grey=grey_press(session, game, kind.seat_title),
-                  who=[(kind.seat_title(seat), held) for seat, held in who], seat_word=kind.seat_word)
+                  who=[(kind.seat_title(seat), held) for seat, held in who], seat_word=seat_word(kind.seat_word))
 
 
 def strings(value: Any) -> Iterable[str]:

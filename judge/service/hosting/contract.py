@@ -22,12 +22,14 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from judge.commands.parse import History
+from judge.language import gettext as _
 from judge.service.config import Settings
 from judge.service.hosting import host
 from judge.service.hosting.kinds import Commands, Demo, GameKind, Lobby, Pages, Phases, Records
 from judge.service.hosting.turn import Turn
 from judge.service.outgoing.outbox import queue
-from judge.service.templates import when
+from judge.service.outgoing.preferences import writing_to
+from judge.service.templates import seat_word, when
 from judge.store.models import Game, Player
 from judge.web.pages import make_folder, render_page
 from judge.web.public import GameFacts, summary
@@ -80,18 +82,21 @@ class Kind(GameKind):
         """The default of `Lobby.name_problem`: the shape of `NAME`, no word of the commands, and no name
         taken in the game whatever the case."""
         if not NAME.fullmatch(name):
-            return f"'{name[:20]}' is not a name here: 2 to 12 letters or digits, a letter first"
+            return _("'{name}' is not a name here: 2 to 12 letters or digits, a letter first", name=name[:20])
         if name.upper() in HOST_WORDS:
-            return f"'{name}' cannot be a player's name: MASTER, GM, M, ALL and KEY are words of the commands"
+            return _("'{name}' cannot be a player's name: MASTER, GM, M, ALL and KEY are words of the commands",
+                     name=name)
         if name.casefold() in {(p.requested or "").casefold() for p in host.players(session, game)}:
-            return f"a player of {game.name} is already named '{name}' (names differ whatever the case): choose another"
+            return _("a player of {game} is already named '{name}' (names differ whatever the case): choose another",
+                     game=game.name, name=name)
         return None
 
     def seat(self, session: Session, game: Game, word: str) -> str:
         """The default of `Lobby.seat`: the seat whose name is ``word``, whatever the case."""
         found = next((name for name in host.seats(session, game) if name.casefold() == word.casefold()), None)
         if found is None:
-            raise ValueError(f"there is no {self.player_word or self.seat_word} named '{word[:20]}' in {game.name}")
+            raise ValueError(_("there is no {seat} named '{name}' in {game}", seat=seat_word(
+                self.player_word or self.seat_word), name=word[:20], game=game.name))
         return found
 
     def seat_order(self, session: Session, game: Game) -> list[str]:
@@ -101,19 +106,21 @@ class Kind(GameKind):
     def brief(self, turn: Turn, game: Game, seat: str, player: Player, address: str) -> None:
         """The default of `Commands.brief`: the game and its phase as the seat's new player meets them, how
         to sign on and see the seat as it stands (STATUS), and the seat's form where the kind gives one."""
-        title = self.seat_title(seat)
-        label = self.label(game.phase) if game.phase else ""
-        lines = [f"You now play {title} in {game.name}, a game of {self.title}."]
-        if game.phase and label:
-            lines.append(f"The game is in its phase {game.phase} ({label}).")
-        elif game.phase:
-            lines.append(f"The game is in its phase {game.phase}.")
-        if game.deadline is not None:
-            lines.append(f"The phase's deadline is {when(game.deadline)}.")
-        lines.append(f"Sign on with SIGNON {seat}@{game.name} and your password: STATUS then shows what {title} "
-                     "has and has sent.")
-        queue(turn.session, turn.settings, to=address, subject=f"{game.name}: your briefing as {title}",
-              kind="notice", now=turn.now, game_id=game.id, body="\n".join(lines), opens=seat)
+        with writing_to(turn.session, turn.settings, address, game):  # the new player's own language
+            title = self.seat_title(seat)
+            label = self.label(game.phase) if game.phase else ""
+            lines = [_("You now play {seat} in {game}, a game of {kind}.", seat=title, game=game.name, kind=self.title)]
+            if game.phase and label:
+                lines.append(_("The game is in its phase {phase} ({label}).", phase=game.phase, label=label))
+            elif game.phase:
+                lines.append(_("The game is in its phase {phase}.", phase=game.phase))
+            if game.deadline is not None:
+                lines.append(_("The phase's deadline is {deadline}.", deadline=when(game.deadline)))
+            lines.append(_("Sign on with SIGNON {word}@{game} and your password: STATUS then shows what {seat} has and "
+                           "has sent.", word=seat, game=game.name, seat=title))
+            queue(turn.session, turn.settings, to=address, subject=_("{game}: your briefing as {seat}", game=game.name,
+                                                                     seat=title),
+                  kind="notice", now=turn.now, game_id=game.id, body="\n".join(lines), opens=seat)
 
     def results_mails(self, session: Session, game: Game) -> int:
         """The default of `Phases.results_mails`: one to each played seat, each observer and the game master."""
@@ -129,8 +136,8 @@ class Kind(GameKind):
 
     def history(self, turn: Turn, text: str, game: Game, command: History) -> None:
         """The default of `Commands.history`: the phases processed so far, by name."""
-        names = [name for _, name in host.processed_names(turn.session, game)]
-        turn.answer_long(text, f"{game.name}-history.txt", "\n".join(names) or "no phase processed yet",
+        names = [name for _row, name in host.processed_names(turn.session, game)]
+        turn.answer_long(text, f"{game.name}-history.txt", "\n".join(names) or _("no phase processed yet"),
                          "the history", game=game)
 
     def summary(self, turn: Turn, text: str, game: Game) -> None:
@@ -143,8 +150,9 @@ class Kind(GameKind):
 
     def help(self, settings: Settings) -> str:
         """The default of `Commands.help`: the kind's title and the first words of its lines."""
-        lines = f"its lines start {', '.join(self.words)}" if self.words else "the judge's commands"
-        return f"{self.title}: {lines}.\n"
+        if self.words:
+            return _("{kind}: its lines start {words}.", kind=self.title, words=", ".join(self.words)) + "\n"
+        return _("{kind}: the judge's commands.", kind=self.title) + "\n"
 
     def facts(self, session: Session, game: Game, acting: bool = True,
               seated: Sequence[Player] | None = None) -> GameFacts:

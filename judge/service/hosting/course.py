@@ -38,12 +38,15 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from judge.language import gettext as _
 from judge.service.config import Settings
 from judge.service.hosting import host, ratings, records, silent_seats
 from judge.service.hosting.kinds import Closing, PhaseChange, Publication, kind_of
+from judge.service.hosting.turn import Said, said
 from judge.service.outgoing.outbox import queue
+from judge.service.outgoing.preferences import language_of, writing_to
 from judge.service.states import RUNNING, Event, GameError, GameState, move, state_of
-from judge.service.templates import render, when
+from judge.service.templates import render, seat_word, when
 from judge.store.models import Game, GreyPress, Submission
 
 ROLLBACK = "rollback"
@@ -86,7 +89,7 @@ def start(session: Session, game: Game, settings: Settings, now: datetime) -> No
     """START: the kind seats the players and opens the first phase (`GameError` if it cannot),
     then the game is active."""
     if game.state != GameState.FORMING:
-        raise GameError("the game has already started", "ALREADY_STARTED")
+        raise GameError(_("the game has already started"), "ALREADY_STARTED")
     kind_of(session, game).start(session, game, settings, now)
     move(game, Event.START)
 
@@ -99,7 +102,7 @@ def close(session: Session, game: Game, settings: Settings, now: datetime, *, ca
     ROLLBACK went back to ends the ROLLBACK's pause, and its results say they replace the first
     ones."""
     if game.state not in RUNNING:
-        raise GameError("the game is not running", "NOT_RUNNING")
+        raise GameError(_("the game is not running"), "NOT_RUNNING")
     marks = RolledBack.of(game)
     notes = [preface] if preface else []
     if marks is not None:
@@ -162,9 +165,11 @@ def end(session: Session, game: Game, settings: Settings, now: datetime, result:
         return None
     if not deserted:
         records.finished(session, game, now, closed=closed)
-    publication = kind_of(session, game).publication(session, game)
-    publish(session, game, settings, now, subject=f"{game.name} has ended", headline=f"has ended: {result}",
-            publication=publication, preface=preface)
+    kind = kind_of(session, game)
+    publication = kind.publication(session, game)
+    publish(session, game, settings, now, subject=lambda: _("{game} has ended", game=game.name),
+            headline=lambda: _("has ended: {result}", result=result),
+            publication=lambda: kind.publication(session, game), preface=preface)
     if not closed:  # a closing rates the game once its phase's lines are written (`close`)
         ratings.catch_up(session)
     return publication
@@ -174,33 +179,38 @@ def terminate(session: Session, game: Game, settings: Settings, now: datetime, r
     """TERMINATE: the kind closes what is open (`Phases.terminated`), then the game ends, nobody
     winning; what its end published (None: it had not started)."""
     if game.state == GameState.FINISHED:
-        raise GameError("the game has already ended", "GAME_ENDED")
+        raise GameError(_("the game has already ended"), "GAME_ENDED")
     if game.phase is not None:
         kind_of(session, game).terminated(session, game, now)
     return end(session, game, settings, now, reason)
 
 
-def publish(session: Session, game: Game, settings: Settings, now: datetime, *, subject: str, headline: str,
-            publication: Publication, preface: str | None = None) -> None:
+def publish(session: Session, game: Game, settings: Settings, now: datetime, *, subject: Said, headline: Said,
+            publication: Publication | Callable[[], Publication], preface: Said | None = None) -> None:
     """Mail ``publication`` to every player who played the game (those who left a seat, kept by
     `host.left_seat`, as those who hold one now), its master and its observers, each with who played
     which seat as that reader may know it (`host.who_played`: addresses for the players and the
-    master, unless the game is ANONYMOUS for the players)."""
+    master, unless the game is ANONYMOUS for the players).  Each reader's mail is written in that
+    reader's language (`writing_to`), once per language and kind of reader: ``subject``, ``headline``,
+    ``preface`` and ``publication`` given as functions are called in it (a text stays as given)."""
     kind = kind_of(session, game)
     playing = {player.address for player in host.players(session, game) if player.address} | {
         str(held["address"]) for held in game.settings.get("played", [])}
-    grey = grey_press(session, game, kind.seat_title)
-    bodies: dict[str, str] = {}
+    bodies: dict[tuple[str, str], tuple[str, str]] = {}  # (reader, language) -> subject, body
+    order = {seat: at for at, seat in enumerate(kind.seat_order(session, game))}
     for address in sorted(playing | {game.gm_address} | set(host.observers(session, game))):
         reader = "master" if address == game.gm_address else "player" if address in playing else "anyone"
-        if reader not in bodies:
-            order = {seat: at for at, seat in enumerate(kind.seat_order(session, game))}
-            who = sorted(host.who_played(session, game, reader), key=lambda held: order.get(held[0], len(order)))
-            bodies[reader] = render("end", game=game, headline=headline, preface=preface, publication=publication,
-                                    grey=grey, who=[(kind.seat_title(seat), held) for seat, held in who],
-                                    seat_word=kind.seat_word)
-        queue(session, settings, to=address, subject=subject, body=bodies[reader], kind="end", now=now,
-              game_id=game.id)
+        with writing_to(session, settings, address, game):
+            key = (reader, language_of(session, settings, address, game))
+            if key not in bodies:
+                who = sorted(host.who_played(session, game, reader), key=lambda held: order.get(held[0], len(order)))
+                published = publication() if callable(publication) else publication
+                bodies[key] = said(subject), render(
+                    "end", game=game, headline=said(headline), preface=said(preface) if preface is not None else None,
+                    publication=published, grey=grey_press(session, game, kind.seat_title),
+                    who=[(kind.seat_title(seat), held) for seat, held in who], seat_word=seat_word(kind.seat_word))
+            title, body = bodies[key]
+            queue(session, settings, to=address, subject=title, body=body, kind="end", now=now, game_id=game.id)
 
 
 def grey_press(session: Session, game: Game, title: Callable[[str], str]) -> list[str]:
@@ -210,8 +220,9 @@ def grey_press(session: Session, game: Game, title: Callable[[str], str]) -> lis
     for phase, sent_at, author, readers in session.execute(
             select(GreyPress.phase, GreyPress.sent_at, GreyPress.author, GreyPress.readers)
             .where(GreyPress.game_id == game.id).order_by(GreyPress.id)):
-        to = ", ".join("the game master" if reader == "MASTER" else title(reader) for reader in readers)
-        lines.append(f"  {phase or '-'}, {when(sent_at)}: from {title(author)} to {to or 'nobody'}")
+        to = ", ".join(_("the game master") if reader == "MASTER" else title(reader) for reader in readers)
+        lines.append("  " + _("{phase}, {moment}: from {author} to {readers}", phase=phase or "-", moment=when(sent_at),
+                              author=title(author), readers=to or _("nobody")))
     return lines
 
 
@@ -242,17 +253,18 @@ def rolling_forward(session: Session, game: Game) -> str:
     (PROCESS processes the phase with them)."""
     marks = RolledBack.of(game)
     if game.state == GameState.FINISHED or marks is None:
-        raise GameError("there is no ROLLBACK to undo in this phase", "NO_ROLLBACK")
+        raise GameError(_("there is no ROLLBACK to undo in this phase"), "NO_ROLLBACK")
     kind = kind_of(session, game)
     sent = set(session.scalars(select(Submission.seat).where(
         Submission.game_id == game.id, Submission.phase == marks.phase, Submission.id > marks.submission)))
-    changes = [f"{', '.join(_in_order(kind.seat_order(session, game), sent, kind.seat_title))} sent something "
-               "in this phase"] if sent else []
+    changes = [_("{seats} sent something in this phase", seats=", ".join(
+        _in_order(kind.seat_order(session, game), sent, kind.seat_title)))] if sent else []
     if why := kind.changed_since_rollback(session, game):
         changes.append(why)
     if changes:
-        raise GameError(f"not undone: since the ROLLBACK, {'; '.join(changes)}, which ROLLFORWARD would discard; "
-                        f"PROCESS processes {marks.phase} with them as they are now", "CHANGED_SINCE_ROLLBACK")
+        raise GameError(_("not undone: since the ROLLBACK, {changes}, which ROLLFORWARD would discard; PROCESS "
+                          "processes {phase} with them as they are now", changes="; ".join(changes),
+                          phase=marks.phase), "CHANGED_SINCE_ROLLBACK")
     return marks.phase
 
 

@@ -32,6 +32,7 @@ from typing import Any, cast
 from sqlalchemy import Connection, Table, bindparam, delete, event, func, insert, select
 from sqlalchemy.orm import Session, SessionTransaction, object_session
 
+from judge.language import gettext as _
 from judge.service.config import Settings
 from judge.service.hosting import records, silence
 from judge.service.hosting.deadlines import deadline_for, move_to, rule_for
@@ -40,8 +41,9 @@ from judge.service.hosting.turn import Turn
 from judge.service.mailbox import at_domain, mailbox, same
 from judge.service.options import rules_of
 from judge.service.outgoing.outbox import queue
+from judge.service.outgoing.preferences import writing_to
 from judge.service.states import Event, GameError, GameState, move
-from judge.service.templates import render, when
+from judge.service.templates import render, state_word, when
 from judge.store.models import Game, Observer, PhaseRow, Player, Submission
 from judge.web.public import GameFacts, Seat
 
@@ -259,7 +261,7 @@ def latest_submissions(session: Session, game: Game, phase: str) -> dict[tuple[s
 def latest_texts(session: Session, game: Game, phase: str) -> dict[tuple[str, str], str]:
     """The text of the latest submission of each (seat, kind) in a phase (`latest`): what tells
     whether a phase is complete."""
-    return {pair: text for pair, (text, _) in latest(session, game, phase).items()}
+    return {pair: text for pair, (text, _at) in latest(session, game, phase).items()}
 
 
 def who_played(session: Session, game: Game, reader: str) -> list[tuple[str, str]]:
@@ -277,19 +279,24 @@ def who_played(session: Session, game: Game, reader: str) -> list[tuple[str, str
     since = game.settings.get("since", {})
 
     def who(address: str) -> str:
-        return address if addresses else "a player"
+        return address if addresses else _("a player")
 
     found = []
     for player in players(session, game):
         if not player.seat:
             continue
-        held = [f"{who(str(h['address']))} ({h['from'] or first} to {h['to']})" for h in left.get(player.seat, [])]
+        held = [_("{who} ({start} to {end})", who=who(str(h["address"])), start=h["from"] or first, end=h["to"])
+                for h in left.get(player.seat, [])]
         if is_played(player) or (player.address and not held):  # a vacant seat whose player left unrecorded
             assert player.address is not None
             start = since.get(player.seat) or first
-            held.append(f"{who(player.address)} ({start} to {'the end' if game.state == 'finished' else 'now'})"
-                        if start and is_played(player) else who(player.address))
-        found.append((player.seat, ", ".join(held) or "(nobody)"))
+            if start and is_played(player):
+                held.append(_("{who} ({start} to the end)", who=who(player.address), start=start)
+                            if game.state == "finished" else
+                            _("{who} ({start} to now)", who=who(player.address), start=start))
+            else:
+                held.append(who(player.address))
+        found.append((player.seat, ", ".join(held) or _("(nobody)")))
     return found
 
 
@@ -311,16 +318,20 @@ def answer_list(game: Game, what: str, label: str | None, seated: Iterable[tuple
     them apart), its phase (with its ``label``, in words) and deadline; then ``public``, what anyone
     may know of it now, each seat's state (`seat_state`) in the order given, and once it has ended
     its result.  Never who has sent what."""
-    options = " ".join(option for option in game.options or () if option not in defaults) or "none"
+    options = " ".join(option for option in game.options or () if option not in defaults) or _("none")
     kept = " ".join(option for option in game.options or () if option in defaults)
-    lines = [f"state: {game.state}", f"game: {what}", f"options: {options}" + (f" (by default {kept})" if kept else "")]
+    lines = [_("state: {state}", state=state_word(game.state)), _("game: {what}", what=what),
+             _("options: {options} (by default {kept})", options=options, kept=kept) if kept else
+             _("options: {options}", options=options)]
     if game.phase:
-        lines.append(f"phase: {game.phase} ({label}), deadline {when(game.deadline)}")
+        lines.append(_("phase: {phase} ({label}), deadline {deadline}", phase=game.phase, label=label,
+                       deadline=when(game.deadline)))
     lines += public
     lines += [f"{seat}: {seat_state(game, seat, player)}" for seat, player in seated]
     if game.state == GameState.FINISHED:
-        lines.append(f"result: {game.settings.get('result', '')}")
+        lines.append(_("result: {result}", result=game.settings.get("result", "")))
     return lines
+
 
 
 def who_plays(session: Session, game: Game, reader: str) -> dict[str, str]:
@@ -432,16 +443,16 @@ def rollback_target(session: Session, game: Game, phase: str | None) -> tuple[Ph
     processed is refused, the phase it is in included: ROLLBACK names the phase to go back to,
     and one sent for a game that has moved on since must not go back further than its master meant."""
     if game.state == GameState.FINISHED:
-        raise GameError("the game has ended; an ended game cannot be rolled back", "GAME_ENDED")
+        raise GameError(_("the game has ended; an ended game cannot be rolled back"), "GAME_ENDED")
     rows = list(session.scalars(select(PhaseRow).where(PhaseRow.game_id == game.id).order_by(PhaseRow.id.desc())))
     done = [r for r in rows if r.status == "processed"]
     if not done:
-        raise GameError("there is no earlier phase to go back to", "NO_EARLIER_PHASE")
+        raise GameError(_("there is no earlier phase to go back to"), "NO_EARLIER_PHASE")
     previous = done[0] if phase is None else next((r for r in done if r.name == phase), None)
     if previous is None:
-        raise GameError(f"not rolled back: {game.name} is in {game.phase} and has not processed {phase}: ROLLBACK "
-                        f"names the phase to go back to, {done[0].name} (the one before) or an earlier one",
-                        "NOT_PROCESSED")
+        raise GameError(_("not rolled back: {game} is in {current} and has not processed {phase}: ROLLBACK names "
+                          "the phase to go back to, {before} (the one before) or an earlier one", game=game.name,
+                          current=game.phase, phase=phase, before=done[0].name), "NOT_PROCESSED")
     return previous, [row for row in rows if row.id > previous.id]
 
 
@@ -481,7 +492,8 @@ def status_header(game: Game) -> str:
     its state, its phase (in its kind's words too) and its deadline."""
     label = _kind(game).label(game.phase) if game.phase else ""
     phase = f"{game.phase} ({label})" if label else game.phase or "-"
-    return f"game {game.name}, {game.state}, phase {phase}, deadline {when(game.deadline)}"
+    return _("game {game}, {state}, phase {phase}, deadline {deadline}", game=game.name, state=state_word(game.state),
+             phase=phase, deadline=when(game.deadline))
 
 
 def seat_status(player: Player | None, out: bool = False) -> str:
@@ -505,11 +517,11 @@ def seat_state(game: Game, seat: str, player: Player | None) -> str:
     dummy, or out of the game (nobody can play it again, `is_out`), and whether it is open for
     TAKEOVER."""
     if is_out(game, seat, player):
-        return "out of the game"
+        return _("out of the game")
     state = seat_status(player)
     if not is_played(player) and is_open(game, seat):
-        state += ", open for TAKEOVER"
-    return state
+        return _("vacant, open for TAKEOVER") if state == "vacant" else _("dummy, open for TAKEOVER")
+    return {"played": _("played"), "vacant": _("vacant")}.get(state, _("dummy"))
 
 
 def public_seat(game: Game, seat: str, player: Player | None) -> Seat:
@@ -556,7 +568,7 @@ def seats_waiting(session: Session, game: Game) -> list[str]:
     the order of the game's seats: each holds the phase to its deadline (`closes_early`)."""
     if game.phase is None:
         return []
-    asked = {seat for (seat, kind), (text, _) in latest(session, game, game.phase).items() if kind == WAIT and text}
+    asked = {seat for (seat, kind), (text, _at) in latest(session, game, game.phase).items() if kind == WAIT and text}
     if not asked:
         return []
     read = Reads.of(session).seats  # the game has started: its seats keep their rows (`Reads`)
@@ -639,18 +651,30 @@ def send_notices(session: Session, game: Game, settings: Settings, now: datetime
     for name in waiting:
         player = seat[name]
         assert player.address is not None
-        body = game_kind.notice(session, game, row, name, which, until, extended)
-        queue(session, settings, to=player.address, subject=f"{game.name} {row.name} {which}", body=body, kind=which,
-              now=now, game_id=game.id, opens=name)  # its form to fill, as the mail that opened the phase had it
+        with writing_to(session, settings, player.address, game):  # each seat's notice in its reader's language
+            body = game_kind.notice(session, game, row, name, which, until, extended)
+            queue(session, settings, to=player.address, subject=_notice_subject(game, row.name, which), body=body,
+                  kind=which, now=now, game_id=game.id, opens=name)  # its form to fill, as the phase's opening had
         told.append(name)
     if which == "late" and game_kind.confirms_letters:  # M59: each letter in confirmed, to its seat alone
         for name, player in seat.items():
-            if name in waiting or not is_played(player) or player.address is None or (
-                    body := game_kind.notice(session, game, row, name, "received", until, extended)) == "":
+            if name in waiting or not is_played(player) or player.address is None:
                 continue
-            queue(session, settings, to=player.address, subject=f"{game.name} {row.name} received", body=body,
-                  kind="notice", now=now, game_id=game.id)
+            with writing_to(session, settings, player.address, game):
+                body = game_kind.notice(session, game, row, name, "received", until, extended)
+                if body != "":
+                    queue(session, settings, to=player.address, subject=_notice_subject(game, row.name, "received"),
+                          body=body, kind="notice", now=now, game_id=game.id)
     return told
+
+
+def _notice_subject(game: Game, phase: str, which: str) -> str:
+    """The subject of a seat's reminder, late alert or confirmation of its letter, in its reader's language."""
+    if which == "reminder":
+        return _("{game} {phase} reminder", game=game.name, phase=phase)
+    if which == "late":
+        return _("{game} {phase} late", game=game.name, phase=phase)
+    return _("{game} {phase} received", game=game.name, phase=phase)
 
 
 def reminder_time(game: Game, row: PhaseRow) -> datetime | None:

@@ -46,12 +46,13 @@ from sqlalchemy.orm import Session
 from judge.commands.parse import Command as Line
 from judge.commands.parse import History, press_to_seats
 from judge.language import add_catalogue
+from judge.language import gettext as _
 from judge.service.config import Settings
 from judge.service.dispatch import Dispatcher, Entry
 from judge.service.options import GAME_FLAGS, split_options
 from judge.service.outgoing import forms
 from judge.service.outgoing.forms import Form
-from judge.service.templates import add_kind_templates, when
+from judge.service.templates import add_kind_templates, seats_word, when
 from judge.store.models import Game, PhaseRow, Player
 from judge.web.public import GameFacts
 
@@ -93,7 +94,9 @@ class Closing:
     def subject(self, game: str, phase: str) -> str:
         """The subject of the phase's results: "g1 S1901M results", and "... results again, after a
         rollback" when they replace earlier ones, in every kind."""
-        return f"{game} {phase} results" + (" again, after a rollback" if self.again else "")
+        if self.again:
+            return _("{game} {phase} results again, after a rollback", game=game, phase=phase)
+        return _("{game} {phase} results", game=game, phase=phase)
 
 
 @dataclass(frozen=True)
@@ -154,7 +157,7 @@ class Lobby(Protocol):
         host's options only (`judge.service.options.GAME_FLAGS`), the variant the kind's name."""
         own, options = split_options(list(words), GAME_FLAGS)
         if options:
-            raise ValueError(f"'{options[0][:20]}' is no option of {self.title}")
+            raise ValueError(_("'{option}' is no option of {kind}", option=options[0][:20], kind=self.title))
         return self.name, own
 
     def create_help(self) -> list[str]:
@@ -181,7 +184,8 @@ class Lobby(Protocol):
         player's ``requested``; ValueError with a message if it cannot be taken.  By default the
         player's name (`name_problem`)."""
         if not word:
-            raise ValueError(f"a player of {self.title} joins under a name: JOIN {game.name} password name")
+            raise ValueError(_("a player of {kind} joins under a name: JOIN {game} password name", kind=self.title,
+                               game=game.name))
         if (problem := self.name_problem(session, game, word)) is not None:
             raise ValueError(problem)
         return word
@@ -190,12 +194,12 @@ class Lobby(Protocol):
         """JOIN's ``PREFER`` words: the seats wanted, best first, for `Phases.start` to satisfy as
         well as it can; ValueError with a message if they cannot be read, or if the kind's seats
         are not assigned (by default)."""
-        raise ValueError(f"PREFER does not apply to {self.title}: each player plays under the name they join with "
-                         f"(JOIN {game.name} password name)")
+        raise ValueError(_("PREFER does not apply to {kind}: each player plays under the name they join with (JOIN "
+                           "{game} password name)", kind=self.title, game=game.name))
 
     def joined(self, game: Game, requested: str | None) -> str:
         """The answer to a JOIN that was taken."""
-        return f"you joined '{game.name}' as {requested} (SIGNON {requested}@{game.name} password)"
+        return _("you joined '{game}' as {name} (SIGNON {name}@{game} password)", game=game.name, name=requested)
 
     def seat(self, session: Session, game: Game, word: str) -> str:
         """The seat ``word`` names in ``game`` (any case); ValueError with a message if none.  By
@@ -221,7 +225,7 @@ class Lobby(Protocol):
         deadlines in a row, `judge.service.hosting.silent_seats`) and is open for TAKEOVER: what the kind
         does with it until a new player comes, in words for everyone ("its units hold, rule 3.3").
         By default nothing more: it plays on as a seat that sends nothing does."""
-        return "until a new player takes it over it plays on as a seat that sends nothing does"
+        return _("until a new player takes it over it plays on as a seat that sends nothing does")
 
     def out_of_game(self, session: Session, game: Game, seat: str) -> bool:
         """Whether ``seat`` is out of the game though its player keeps it (Machiavelli's eliminated
@@ -237,8 +241,8 @@ class Lobby(Protocol):
     def press_to(self, session: Session, game: Game, words: Sequence[str]) -> tuple[str, ...]:
         """Whom the line ``PRESS TO ...`` (its words) names: ``("ALL",)``, or seats and
         ``"MASTER"`` (the game master) in the order named; ValueError with a message."""
-        return press_to_seats(words, f"expected PRESS TO followed by {self.player_word or self.seat_word}s' names, "
-                                     "ALL, or MASTER",
+        return press_to_seats(words, _("expected PRESS TO followed by {seats}' names, ALL, or MASTER",
+                                       seats=seats_word(self.player_word or self.seat_word)),
                               lambda name: self.seat(session, game, name))
 
 
@@ -351,7 +355,7 @@ class Phases(Protocol):
         """What the game's end publishes to everyone: everything its rules kept secret while it ran
         (the host adds the result and who played which seat, `judge.service.hosting.course.publish`).  By
         default nothing more: nothing was secret."""
-        return Publication("Nothing of the game was kept secret: there is nothing more to publish.")
+        return Publication(_("Nothing of the game was kept secret: there is nothing more to publish."))
 
     confirms_letters: bool = False
     """Whether, as the seats still to act are alerted at the deadline, each played seat whose part is
@@ -367,9 +371,18 @@ class Phases(Protocol):
         deadline it gives a phase in which a played seat has still not acted at ``until``.  A late
         alert then says that, without a mail by ``until``, the phase is extended to ``extended``,
         and never that it is carried out at ``until`` (ruling H3).  By default it names the phase."""
-        late = "The deadline has passed" if which == "late" else "The deadline is near"
-        then = f" (without it then, the phase is extended to {when(extended)})" if extended else ""
-        return f"{late}: send your orders for {row.name} of {game.name} before {when(until)}{then}.\n"
+        values = {"phase": row.name, "game": game.name, "until": when(until), "extended": when(extended)}
+        if which == "late" and extended:
+            said = _("The deadline has passed: send your orders for {phase} of {game} before {until} (without it "
+                     "then, the phase is extended to {extended}).", **values)
+        elif which == "late":
+            said = _("The deadline has passed: send your orders for {phase} of {game} before {until}.", **values)
+        elif extended:
+            said = _("The deadline is near: send your orders for {phase} of {game} before {until} (without it "
+                     "then, the phase is extended to {extended}).", **values)
+        else:
+            said = _("The deadline is near: send your orders for {phase} of {game} before {until}.", **values)
+        return said + "\n"
 
     def label(self, phase: str) -> str:
         """The phase ``phase`` in words, as STATUS and the pages name it beside its name ("the spring

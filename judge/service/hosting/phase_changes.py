@@ -24,6 +24,7 @@ from typing import Protocol
 
 from sqlalchemy.orm import Session
 
+from judge.language import gettext as _
 from judge.mail.received import not_before
 from judge.service.config import Settings
 from judge.service.hosting import host
@@ -64,8 +65,10 @@ def in_phase(talk: Changing, text: str, game: Game, phase: str | None) -> bool:
     process the phase after the one it meant: issue 29.7)."""
     if phase is None or phase == (game.phase or "").upper():
         return True
-    now = f"it is in {game.phase}" if game.phase else "it has not started"
-    talk.echo(text, "error", f"not processed: {game.name} is not in {phase}: {now}", code="WRONG_PHASE")
+    said = (_("not processed: {game} is not in {phase}: it is in {current}", game=game.name, phase=phase,
+              current=game.phase) if game.phase else
+            _("not processed: {game} is not in {phase}: it has not started", game=game.name, phase=phase))
+    talk.echo(text, "error", said, code="WRONG_PHASE")
     return False
 
 
@@ -81,21 +84,23 @@ def may_change_phase(talk: Changing, text: str, word: str) -> int | None:
     game = talk.game
     assert game is not None
     if game.id in talk.phase_changed:
-        talk.echo(text, "error", "one PROCESS, ROLLBACK or ROLLFORWARD per game in one mail: send it again in a "
-                  "mail of its own", code="ONE_PER_MAIL")
+        talk.echo(text, "error", _("one PROCESS, ROLLBACK or ROLLFORWARD per game in one mail: send it again in a "
+                                   "mail of its own"), code="ONE_PER_MAIL")
         return None
     if word != "ROLLBACK" and talk.processed:
-        talk.echo(text, "error", "one PROCESS or ROLLFORWARD per mail, whatever the game: send it again in a mail "
-                  "of its own", code="ONE_PER_MAIL")
+        talk.echo(text, "error", _("one PROCESS or ROLLFORWARD per mail, whatever the game: send it again in a "
+                                   "mail of its own"), code="ONE_PER_MAIL")
         return None
     if why := _crossed(talk, game):
-        talk.echo(text, "error", f"{why}; send {word} again if you mean it for this phase", code="PHASE_CHANGED")
+        talk.echo(text, "error", _("{why}; send {word} again if you mean it for this phase", why=why, word=word),
+                  code="PHASE_CHANGED")
         return None
     limit = talk.settings.max_phase_changes_per_hour
     recent = _recent_changes(game.settings, talk.now)
     if len(recent) >= limit:
-        talk.echo(text, "error", f"at most {limit} PROCESS, ROLLBACK and ROLLFORWARD an hour in one game: try again "
-                  f"after {when(recent[-limit] + HOUR)}", code="TOO_MANY_PHASE_CHANGES")
+        talk.echo(text, "error", _("at most {limit} PROCESS, ROLLBACK and ROLLFORWARD an hour in one game: try again "
+                                   "after {moment}", limit=limit, moment=when(recent[-limit] + HOUR)),
+                  code="TOO_MANY_PHASE_CHANGES")
         return None
     if word == "ROLLBACK":
         return 0
@@ -103,8 +108,9 @@ def may_change_phase(talk: Changing, text: str, word: str) -> int | None:
     budget = talk.settings.max_mails_per_mail
     already = talk.mails_sent - talk.foldable(game)  # what it announced to the game goes with the results
     if already and already + results > budget:
-        talk.echo(text, "error", f"this mail has already caused {already} mails and the results would be "
-                  f"{results} more, over the judge's limit of {budget} a mail: send {word} in a mail of its own",
+        talk.echo(text, "error", _("this mail has already caused {already} mails and the results would be "
+                                   "{results} more, over the judge's limit of {budget} a mail: send {word} in a mail "
+                                   "of its own", already=already, results=results, budget=budget, word=word),
                   code="OVER_BUDGET")
         return None
     return results
@@ -113,7 +119,7 @@ def may_change_phase(talk: Changing, text: str, word: str) -> int | None:
 def with_news(preface: str | None, news: list[str]) -> str | None:
     """``preface`` for a phase's results, with what the game master's mail announced before its
     processing (`Conversation.take_news`) said after it."""
-    said = f"Also in the game master's mail: {'; '.join(news)}." if news else None
+    said = _("Also in the game master's mail: {news}.", news="; ".join(news)) if news else None
     return " ".join(part for part in (preface, said) if part) or None
 
 
@@ -128,8 +134,9 @@ def _crossed(talk: Changing, game: Game) -> str | None:
     row = host.current_phase(talk.session, game)
     if row is None or not_before(talk.accepted, row.opened_at) or game.id in talk.opened:
         return None
-    return (f"not applied: this mail was accepted {talk.accepted:%Y-%m-%d %H:%M:%S} UTC, and the game has moved on "
-            f"since: {row.name} began {row.opened_at:%Y-%m-%d %H:%M:%S} UTC")
+    accepted, opened = talk.accepted.strftime("%Y-%m-%d %H:%M:%S"), row.opened_at.strftime("%Y-%m-%d %H:%M:%S")
+    return _("not applied: this mail was accepted {accepted} UTC, and the game has moved on since: {phase} began "
+             "{opened} UTC", accepted=accepted, phase=row.name, opened=opened)
 
 
 def _recent_changes(settings: dict[str, object], now: datetime) -> list[datetime]:
@@ -163,16 +170,19 @@ def confirmed(talk: Changing, text: str, word: str, code: str | None, what: str)
     key = f"{word.lower()}_code"
     kept = game.settings.get(key)
     if (code is None or kept is None) and talk.check:
-        talk.echo(text, "ok", f"{what}, and cannot be undone: to confirm it, send {word} in a mail without CHECK for "
-                  f"the code to send back (a check keeps nothing, a code neither)", code="TO_CONFIRM")
+        talk.echo(text, "ok", _("{what}, and cannot be undone: to confirm it, send {word} in a mail without CHECK "
+                                "for the code to send back (a check keeps nothing, a code neither)", what=what,
+                                word=word), code="TO_CONFIRM")
         return False
     if code is None or kept is None:
         kept = secrets.token_hex(3)
         game.settings = {**game.settings, key: kept}
-        talk.echo(text, "ok", f"{what}, and cannot be undone: to confirm, send {word} {kept}", code="TO_CONFIRM")
+        talk.echo(text, "ok", _("{what}, and cannot be undone: to confirm, send {word} {code}", what=what, word=word,
+                                code=kept), code="TO_CONFIRM")
         return False
     if code.lower() != kept:
-        talk.echo(text, "error", f"that is not the code of the last {word}: send {word} again for a new one",
+        talk.echo(text, "error", _("that is not the code of the last {word}: send {word} again for a new one",
+                                   word=word),
                   code="WRONG_CODE")
         return False
     game.settings = {name: value for name, value in game.settings.items() if name != key}

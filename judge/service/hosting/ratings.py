@@ -39,6 +39,7 @@ from datetime import datetime
 from sqlalchemy import Select, delete, select
 from sqlalchemy.orm import Session
 
+from judge.language import gettext as _
 from judge.service.hosting.kinds import Kinds, kind_of
 from judge.service.hosting.records import PHASE_LINES
 from judge.service.hosting.scores import by_result
@@ -69,20 +70,20 @@ def result(session: Session, game: Game) -> Rated | None:
         return None
     lines = session.execute(select(PlayerRecord.seat, PlayerRecord.address, PlayerRecord.what, PlayerRecord.at,
                                    PlayerRecord.phase_row).where(PlayerRecord.game_id == game.id)).all()
-    ends = [at for _, _, what, at, _ in lines if what == "finished"]
+    ends = [at for _seat, _address, what, at, _row in lines if what == "finished"]
     if not ends:
         return None
     if game.settings.get(DESERTED) or rules_of(game).anonymous:
         return Rated(game, min(ends), ())
     phases: dict[tuple[str, str], int] = {}
     left: dict[tuple[str, str], int] = {}
-    for seat, address, what, _, row in lines:
+    for seat, address, what, _at, row in lines:
         phases[seat, address] = phases.get((seat, address), 0) + (what in PHASE_LINES)
         if what == "abandoned":
             left[seat, address] = min(row or 0, left.get((seat, address), row or 0))
     closed = list(session.scalars(select(PhaseRow.id).where(PhaseRow.game_id == game.id,
                                                             PhaseRow.status == "processed")))
-    places = _places(session, game, sorted({seat for seat, _ in phases}))
+    places = _places(session, game, sorted({seat for seat, _address in phases}))
     seats = tuple(Seat(seat, place, tuple(
         Share(address, phases[seat, address], (seat, address) in left, _after(closed, left.get((seat, address))))
         for held, address in sorted(phases) if held == seat)) for seat, place in places.items())
@@ -165,7 +166,7 @@ def title(kinds: Kinds, kind: str) -> str:
     """What a rating's ``kind`` is called: "every kind" overall, else the kind's title (its name, for
     a kind this judge no longer hosts)."""
     if kind == OVERALL:
-        return "every kind"
+        return _("every kind")
     try:
         return kinds.named(kind).title
     except KeyError:

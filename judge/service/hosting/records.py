@@ -45,9 +45,10 @@ from typing import Any
 from sqlalchemy import case, delete, func, select
 from sqlalchemy.orm import Session
 
+from judge.language import gettext as _
+from judge.language import ngettext
 from judge.service.mailbox import mailbox
 from judge.service.rating import NEWCOMER, PROVISIONAL, Rating
-from judge.service.templates import counted
 from judge.store.models import Game, PhaseRow, Player, PlayerRecord, RatingRow, Secret
 
 YEAR = timedelta(days=365)
@@ -86,29 +87,38 @@ class Record:
 
     def numbers(self) -> list[str]:
         """The record in numbers, one line each."""
-        on_time = f" ({self.share:.0%})" if self.share is not None else ""
-        return [f"phases due: {self.due}, on time: {self.on_time}{on_time}, late: {self.late}, "
-                f"missed: {self.due - self.on_time - self.late}",
-                f"seats abandoned: {self.abandoned} ({self.abandoned_lately} in the last year)",
-                f"games finished: {self.finished}"]
+        missed = self.due - self.on_time - self.late
+        due = (_("phases due: {due}, on time: {on_time} ({share}), late: {late}, missed: {missed}", due=self.due,
+                 on_time=self.on_time, share=format(self.share, ".0%"), late=self.late, missed=missed)
+               if self.share is not None else
+               _("phases due: {due}, on time: {on_time}, late: {late}, missed: {missed}", due=self.due,
+                 on_time=self.on_time, late=self.late, missed=missed))
+        return [due, _("seats abandoned: {count} ({lately} in the last year)", count=self.abandoned,
+                       lately=self.abandoned_lately),
+                _("games finished: {count}", count=self.finished)]
 
     def words(self) -> str:
         """The record in words, gently: a player with few phases is new, not unreliable; a phase is
         *due* whether or not its player acted in it."""
         if not self.due and not self.finished:
-            return "new to this judge: no phase played yet"
+            return _("new to this judge: no phase played yet")
         if self.due < BEGINNER:
-            said = f"a beginner on this judge: {counted(self.due, 'phase')} due so far, {self.on_time} on time"
+            parts = [ngettext("a beginner on this judge: {count} phase due so far, {on_time} on time",
+                              "a beginner on this judge: {count} phases due so far, {on_time} on time", self.due,
+                              on_time=self.on_time)]
         else:
             share = self.share or 0.0
-            said = ("very reliable" if share >= 0.95 else "reliable" if share >= 0.85
-                    else "sometimes late" if share >= 0.7 else "often late or silent")
-            said += f": {share:.0%} of {self.due} phases on time"
+            values = {"share": f"{share:.0%}", "due": self.due}
+            parts = [_("very reliable: {share} of {due} phases on time", **values) if share >= 0.95 else
+                     _("reliable: {share} of {due} phases on time", **values) if share >= 0.85 else
+                     _("sometimes late: {share} of {due} phases on time", **values) if share >= 0.7 else
+                     _("often late or silent: {share} of {due} phases on time", **values)]
         if self.abandoned:
-            said += f"; left {counted(self.abandoned, 'seat')} to be declared abandoned"
+            parts.append(ngettext("left {count} seat to be declared abandoned",
+                                  "left {count} seats to be declared abandoned", self.abandoned))
         if self.finished:
-            said += f"; played {counted(self.finished, 'game')} to the end"
-        return said
+            parts.append(ngettext("played {count} game to the end", "played {count} games to the end", self.finished))
+        return "; ".join(parts)
 
 
 def of(session: Session, address: str, now: datetime) -> Record:
@@ -208,11 +218,15 @@ def set_gate(game: Game, gate: str, value: float | None) -> None:
 def gate_words(game: Game) -> list[str]:
     """The game's gates in words, one each."""
     gates = gates_of(game)
-    words = {"abandoned": lambda n: f"at most {n:g} seat{'s' if n != 1 else ''} abandoned in the last year",
-             "on_time": lambda n: f"at least {n:g}% of the phases due in the last year on time",
-             "finished": lambda n: f"at least {n:g} game{'s' if n != 1 else ''} played to the end",
-             "rating": lambda n: f"a rating of at least {n:g}, no longer provisional (at least {PROVISIONAL} rated "
-                                 "games)"}
+    words = {"abandoned": lambda n: ngettext("at most {most} seat abandoned in the last year",
+                                             "at most {most} seats abandoned in the last year", int(n),
+                                             most=format(n, "g")),
+             "on_time": lambda n: _("at least {share} of the phases due in the last year on time",
+                                    share=format(n, "g") + "%"),
+             "finished": lambda n: ngettext("at least {least} game played to the end",
+                                            "at least {least} games played to the end", int(n), least=format(n, "g")),
+             "rating": lambda n: _("a rating of at least {least}, no longer provisional (at least {games} rated "
+                                   "games)", least=format(n, "g"), games=PROVISIONAL)}
     return [words[gate](gates[gate]) for gate in GATES if gate in gates]
 
 
@@ -226,19 +240,23 @@ def refusal(session: Session, game: Game, address: str, now: datetime) -> str | 
     why = []
     if "abandoned" in gates and record.abandoned_lately > gates["abandoned"]:
         most = gates["abandoned"]
-        why.append(f"it takes players with at most {most:g} {'seat' if most == 1 else 'seats'} abandoned in the last "
-                   f"year, and your record shows {record.abandoned_lately}")
+        why.append(ngettext("it takes players with at most {most} seat abandoned in the last year, and your record "
+                            "shows {shown}", "it takes players with at most {most} seats abandoned in the last year, "
+                            "and your record shows {shown}", int(most), most=format(most, "g"),
+                            shown=record.abandoned_lately))
     if "on_time" in gates and record.share_lately is not None and record.share_lately * 100 < gates["on_time"]:
-        why.append(f"it takes players on time in at least {gates['on_time']:g}% of their phases of the last year, "
-                   f"and yours were on time in {record.on_time_lately} of {record.due_lately} "
-                   f"({record.share_lately:.0%})")
+        why.append(_("it takes players on time in at least {least} of their phases of the last year, and yours "
+                     "were on time in {on_time} of {due} ({share})", least=format(gates['on_time'], "g") + "%",
+                     on_time=record.on_time_lately, due=record.due_lately, share=format(record.share_lately, ".0%")))
     if "finished" in gates and record.finished < gates["finished"]:
         least = gates["finished"]
-        why.append(f"it takes players who have played at least {least:g} {'game' if least == 1 else 'games'} to "
-                   f"the end, and your record shows {record.finished}")
+        why.append(ngettext("it takes players who have played at least {least} game to the end, and your record "
+                            "shows {shown}", "it takes players who have played at least {least} games to the end, "
+                            "and your record shows {shown}", int(least), least=format(least, "g"),
+                            shown=record.finished))
     if "rating" in gates and (refused := _rating_refusal(session, address, gates["rating"])):
         why.append(refused)
-    return f"{game.name} has entry gates: " + "; ".join(why) if why else None
+    return _("{game} has entry gates: {why}", game=game.name, why="; ".join(why)) if why else None
 
 
 def _rating_refusal(session: Session, address: str, least: float) -> str | None:
@@ -246,10 +264,14 @@ def _rating_refusal(session: Session, address: str, least: float) -> str | None:
     row = session.get(RatingRow, (mailbox(address), ""))  # the overall rating (`judge.service.hosting.ratings`)
     rating = Rating(row.mu, row.sigma, row.games) if row is not None else NEWCOMER
     if rating.provisional:
-        return (f"it takes players rated at least {least:g}, from at least {PROVISIONAL} rated games, and your "
-                f"rating is provisional ({rating.figure}, from {counted(rating.games, 'rated game')})")
+        return ngettext("it takes players rated at least {least}, from at least {games} rated games, and your rating "
+                        "is provisional ({figure}, from {count} rated game)", "it takes players rated at least "
+                        "{least}, from at least {games} rated games, and your rating is provisional ({figure}, from "
+                        "{count} rated games)", rating.games, least=format(least, "g"), games=PROVISIONAL,
+                        figure=rating.figure)
     if rating.figure < least:
-        return f"it takes players rated at least {least:g}, and your rating is {rating.figure}"
+        return _("it takes players rated at least {least}, and your rating is {figure}", least=format(least, "g"),
+                 figure=rating.figure)
     return None
 
 

@@ -26,6 +26,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from datetime import datetime, timedelta
 
+from judge.language import gettext as _
 from judge.service.templates import duration
 from judge.store.models import Game, PhaseRow
 
@@ -48,18 +49,22 @@ class Policy:
 
     def words(self) -> str:
         """The policy as STATUS and the announcements write it."""
-        parts = ["the seats still to act are reminded each day before the deadline" if self.daily
-                 else "the seats still to act are reminded once before the deadline"]
-        if self.extensions:
-            times = "once" if self.extensions == 1 else f"up to {self.extensions} times"
-            parts.append(f"a deadline a played seat misses is extended {times} by {duration(self.extension)}, "
-                         "everyone told (which seat is late only where STATUS shows who has acted)")
+        parts = [_("the seats still to act are reminded each day before the deadline") if self.daily
+                 else _("the seats still to act are reminded once before the deadline")]
+        if self.extensions == 1:
+            parts.append(_("a deadline a played seat misses is extended once by {length}, everyone told (which seat "
+                           "is late only where STATUS shows who has acted)", length=duration(self.extension)))
+        elif self.extensions:
+            parts.append(_("a deadline a played seat misses is extended up to {times} times by {length}, everyone "
+                           "told (which seat is late only where STATUS shows who has acted)", times=self.extensions,
+                           length=duration(self.extension)))
         else:
-            parts.append("a deadline is not extended for a late seat")
-        parts.append("no seat is declared abandoned" if not self.abandon else
-                     "a seat that misses a deadline is declared abandoned and opened for TAKEOVER" if self.abandon == 1
-                     else f"a seat that misses {self.abandon} deadlines in a row is declared abandoned and opened for "
-                     "TAKEOVER")
+            parts.append(_("a deadline is not extended for a late seat"))
+        parts.append(_("no seat is declared abandoned") if not self.abandon else
+                     _("a seat that misses a deadline is declared abandoned and opened for TAKEOVER")
+                     if self.abandon == 1 else
+                     _("a seat that misses {count} deadlines in a row is declared abandoned and opened for TAKEOVER",
+                       count=self.abandon))
         return "; ".join(parts)
 
 
@@ -167,7 +172,7 @@ def extensions(row: PhaseRow) -> list[tuple[datetime, datetime]]:
     found = []
     for notice in row.notices or []:
         if notice.startswith("extended@"):
-            before, _, after = notice[9:].partition(">")
+            before, _to, after = notice[9:].partition(">")
             found.append((datetime.fromisoformat(before), datetime.fromisoformat(after)))
     return found
 

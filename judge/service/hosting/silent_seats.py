@@ -39,7 +39,7 @@ the master and the observers.  Where no seat can ever have a player again (every
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterator
+from collections.abc import Collection, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -47,14 +47,18 @@ from datetime import datetime, timedelta
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from judge.language import gettext as _
+from judge.language import ngettext
 from judge.service.config import Settings
 from judge.service.hosting import host, records, silence
 from judge.service.hosting.deadlines import move_to, rule_for
 from judge.service.hosting.kinds import kind_of
+from judge.service.hosting.turn import Said, said
 from judge.service.mailbox import mailbox
 from judge.service.outgoing.outbox import queue
+from judge.service.outgoing.preferences import language_of, writing_to
 from judge.service.states import RUNNING, GameState
-from judge.service.templates import duration, render, when
+from judge.service.templates import duration, render, seat_word, when
 from judge.store.models import Game, PhaseRow, PlayerRecord, Submission
 
 
@@ -80,7 +84,7 @@ def closing(session: Session, game: Game, settings: Settings, now: datetime) -> 
     seats = host.seats(session, game)
     since = silence.policy_since(game)
     gone = []
-    for name in (name for name, _, what in seen if what == "missed"):
+    for name in (name for name, _address, what in seen if what == "missed"):
         player = seats.get(name)
         if player is not None and host.is_played(player) and player.address is not None and (
                 misses := _misses(session, game, name, player.address, since)) >= policy.abandon:
@@ -232,31 +236,47 @@ def extend(session: Session, game: Game, settings: Settings, now: datetime) -> s
         after = now + timedelta(hours=policy.extension)
     move_to(game, after, now)
     row.notices = [*(row.notices or []), silence.extension_mark(before, after), silence.daily_mark(now)]
+    count, last = len(late), kind.seat_title(late[-1])
     names = ", ".join(kind.seat_title(name) for name in late)
-    verb = "has" if len(late) == 1 else "have"
-    how = (f"by {duration(policy.extension)} to {when(after)} (automatic extension {granted} of "
-           f"{policy.extensions})")
-    named = f"{row.name} extended: {names} {verb} not acted yet, so the deadline of {row.name} is extended {how}"
+    extension = policy.extension
+
+    def listed() -> str:
+        return names if count == 1 else _("{first} and {last}", first=", ".join(
+            kind.seat_title(name) for name in late[:-1]), last=last)
+
+    def how() -> str:
+        return _("by {length} to {moment} (automatic extension {granted} of {extensions})",
+                 length=duration(extension), moment=when(after), granted=granted, extensions=policy.extensions)
+
+    def named() -> str:
+        return ngettext("{phase} extended: {seats} has not acted yet, so the deadline of {phase} is extended "
+                        "{how}", "{phase} extended: {seats} have not acted yet, so the deadline of {phase} is "
+                        "extended {how}", count, phase=row.name, seats=listed(), how=how())
+
     if set(late) <= set(kind.facts(session, game).waiting):  # the kind shows who has acted: no secret
         tell_everyone(session, settings, game, now, [named])
         host.record(game, f"deadline extended to {when(after)}: {names} late")
     else:
         addresses = {address for name in late if (address := seat[name].address) not in (None, game.gm_address)}
         tell_everyone(session, settings, game, now, [
-            f"{row.name} extended: not every {kind.seat_word} has acted yet, so the deadline of {row.name} is "
-            f"extended {how}; which {kind.seat_word} is late, only the game master is told"], master=[named],
-            but=addresses)
+            lambda: _("{phase} extended: not every {seat} has acted yet, so the deadline of {phase} is extended "
+                      "{how}; which {seat} is late, only the game master is told", phase=row.name,
+                      seat=seat_word(kind.seat_word), how=how())], master=[named], but=addresses)
         again = silence.extension_left(game, row)
         for name in late:
             title, address = kind.seat_title(name), seat[name].address
             assert address is not None
-            then = (f"Without a mail from you by {when(after + grace)}, it is extended again, to "
-                    f"{when(silence.extended_to(again, after, grace))}." if again is not None else
-                    f"Without a mail from you, it is carried out at {when(after + grace)} at the latest.")
-            queue(session, settings, to=address, subject=f"{game.name}: {row.name} extended", kind="notice", now=now,
-                  game_id=game.id, body=render("announcement", game=game, news=[
-                      f"{row.name} extended: you ({title}) have not acted yet, so the deadline of {row.name} is "
-                      f"extended {how}. {then}"]))
+            with writing_to(session, settings, address, game):
+                then = (_("Without a mail from you by {moment}, it is extended again, to {then}.",
+                          moment=when(after + grace), then=when(silence.extended_to(again, after, grace)))
+                        if again is not None else
+                        _("Without a mail from you, it is carried out at {moment} at the latest.",
+                          moment=when(after + grace)))
+                queue(session, settings, to=address, subject=_("{game}: {phase} extended", game=game.name,
+                                                               phase=row.name),
+                      kind="notice", now=now, game_id=game.id, body=render("announcement", game=game, news=[
+                          _("{phase} extended: you ({seat}) have not acted yet, so the deadline of {phase} is "
+                            "extended {how}. {then}", phase=row.name, seat=title, how=how(), then=then)]))
         host.record(game, f"deadline extended to {when(after)}: not every {kind.seat_word} had acted")
     return f"{game.name} {row.name} extended to {after:%Y-%m-%d %H:%M} UTC: {names} late"
 
@@ -267,7 +287,8 @@ def abandon(session: Session, game: Game, settings: Settings, now: datetime, gon
     deadlines its player missed in a row: each player leaves its seat and is told why, alone; each
     seat opens for TAKEOVER, its record and the game's story keep it; and everyone else (the
     players left, the game master, the observers) is told of them all in one mail, with what the
-    kind does with each meanwhile (`judge.service.hosting.kinds.Lobby.abandoned`)."""
+    kind does with each meanwhile (`judge.service.hosting.kinds.Lobby.abandoned`), each in their
+    own language."""
     kind = kind_of(session, game)
     seats = host.seats(session, game)
     left: list[tuple[str, str, int]] = []
@@ -284,53 +305,83 @@ def abandon(session: Session, game: Game, settings: Settings, now: datetime, gon
         host.record(game, f"{title} declared abandoned: it missed the deadline of {row.name}" if misses == 1 else
                     f"{title} declared abandoned: it missed {misses} deadlines in a row, up to that of {row.name}")
     session.flush()
-    news = []
+    news: list[Said] = []
     for seat, address, misses in left:
-        title, meanwhile = kind.seat_title(seat), kind.abandoned(session, game, seat)
-        word = host.command_name(seat)
-        queue(session, settings, to=address, subject=f"{game.name}: {title} declared abandoned", kind="notice",
-              now=now, game_id=game.id, body=render("abandoned", game=game, title=title, seat=word, misses=misses,
-                                                    phase=row.name, meanwhile=meanwhile))
-        news.append(f"{title} declared abandoned: it missed the deadline of {row.name}; {meanwhile}. Anyone not "
-                    f"playing in {game.name} may take it over: TAKEOVER {word}@{game.name} password" if misses == 1 else
-                    f"{title} declared abandoned: it missed {misses} deadlines in a row, up to that of {row.name}; "
-                    f"{meanwhile}. Anyone not playing in {game.name} may take it over: TAKEOVER {word}@{game.name} "
-                    "password")
-    titles = [kind.seat_title(seat) for seat, _, _ in left]
-    named = titles[0] if len(titles) == 1 else f"{', '.join(titles[:-1])} and {titles[-1]}"
-    tell_everyone(session, settings, game, now, news,
-                  subject=f"{named} declared abandoned" if len(named) <= 120 else f"{len(titles)} seats declared "
-                  "abandoned")
+        title, word = kind.seat_title(seat), host.command_name(seat)
+        with writing_to(session, settings, address, game):
+            queue(session, settings, to=address, subject=_("{game}: {seat} declared abandoned", game=game.name,
+                                                           seat=title),
+                  kind="notice", now=now, game_id=game.id,
+                  body=render("abandoned", game=game, title=title, seat=word, misses=misses, phase=row.name,
+                              meanwhile=kind.abandoned(session, game, seat)))
+        news.append(_abandoned_news(session, game, seat, title, word, misses, row.name))
+    titles = [kind.seat_title(seat) for seat, _seat, _misses in left]
+
+    def subject() -> str:
+        if len(titles) == 1:
+            return _("{seat} declared abandoned", seat=titles[0])
+        named = _("{first} and {last}", first=", ".join(titles[:-1]), last=titles[-1])
+        return (_("{seats} declared abandoned", seats=named) if len(named) <= 120 else
+                _("{count} seats declared abandoned", count=len(titles)))
+
+    tell_everyone(session, settings, game, now, news, subject=subject)
 
 
-def tell_everyone(session: Session, settings: Settings, game: Game, now: datetime, news: list[str],
-                  subject: str | None = None, master: list[str] | None = None, but: Collection[str] = ()) -> None:
+def _abandoned_news(session: Session, game: Game, seat: str, title: str, word: str, misses: int,
+                    phase: str) -> Said:
+    """The news of ``seat`` declared abandoned, for every other reader of the game, in theirs."""
+    kind = kind_of(session, game)
+
+    def news() -> str:
+        meanwhile = kind.abandoned(session, game, seat)
+        if misses == 1:
+            return _("{seat} declared abandoned: it missed the deadline of {phase}; {meanwhile}. Anyone not playing "
+                     "in {game} may take it over: TAKEOVER {word}@{game} password", seat=title, phase=phase,
+                     meanwhile=meanwhile, game=game.name, word=word)
+        return _("{seat} declared abandoned: it missed {misses} deadlines in a row, up to that of {phase}; "
+                 "{meanwhile}. Anyone not playing in {game} may take it over: TAKEOVER {word}@{game} password",
+                 seat=title, misses=misses, phase=phase, meanwhile=meanwhile, game=game.name, word=word)
+    return news
+
+
+def tell_everyone(session: Session, settings: Settings, game: Game, now: datetime, news: Sequence[Said],
+                  subject: Said | None = None, master: Sequence[Said] | None = None, but: Collection[str] = ()) -> None:
     """Mail ``news`` to every player of the game, its game master and its observers, one mail each:
     what anyone watching the game may know (never a player's address); the game master ``master``
     instead, if given; nothing to the addresses ``but`` (told otherwise).  Its subject:
-    ``subject``, else the first news up to its colon."""
+    ``subject``, else the first news up to its colon.  Each reader's mail is written in that
+    reader's language (`writing_to`), once per language: a sentence made by a function (`Said`) is
+    written in it."""
     played = {p.address for p in host.seats(session, game).values() if host.is_played(p) and p.address}
     readers = sorted(played | {game.gm_address}) + [a for a in host.observers(session, game)
                                                      if a not in played and a != game.gm_address]
-    subject = f"{game.name}: " + (subject or news[0].split(": ", 1)[0])
-    body = render("announcement", game=game, news=news)
-    to_master = render("announcement", game=game, news=master) if master is not None else body
+    written: dict[tuple[str, bool], tuple[str, str]] = {}  # (language, the master's) -> subject, body
     for address in readers:
         if address in but:
             continue
-        queue(session, settings, to=address, subject=subject[:200], kind="announcement", now=now, game_id=game.id,
-              body=to_master if address == game.gm_address else body)
+        to_master = address == game.gm_address and master is not None
+        with writing_to(session, settings, address, game):
+            key = (language_of(session, settings, address, game), to_master)
+            if key not in written:
+                lines = [said(line) for line in news]
+                headline = said(subject) if subject is not None else lines[0].split(": ", 1)[0]
+                told = [said(line) for line in master] if to_master and master is not None else lines
+                written[key] = (_("{game}: {headline}", game=game.name, headline=headline)[:200],
+                                render("announcement", game=game, news=told))
+            title, body = written[key]
+            queue(session, settings, to=address, subject=title, kind="announcement", now=now, game_id=game.id,
+                  body=body)
 
 
 def lines(session: Session, game: Game) -> list[str]:
     """What STATUS and the start's announcement say of the game's clock, its policy for silent seats
     and its entry gates (nothing for a game that has none of them)."""
     kind = kind_of(session, game)
-    found = [f"deadlines of {setting} phases: {rule.words()}" for setting in kind.durations
-             if (rule := rule_for(game, setting)) is not None]
+    found = [_("deadlines of {setting} phases: {rule}", setting=setting, rule=rule.words())
+             for setting in kind.durations if (rule := rule_for(game, setting)) is not None]
     policy = silence.policy_of(game)
     if policy is not None:
-        found.append(f"silent seats: {policy.words()}")
-    found += [f"entry gate: {gate}" for gate in records.gate_words(game)]
+        found.append(_("silent seats: {policy}", policy=policy.words()))
+    found += [_("entry gate: {gate}", gate=gate) for gate in records.gate_words(game)]
     return found
 

@@ -18,6 +18,7 @@ from typing import Protocol, TypeVar
 
 from sqlalchemy.orm import Session
 
+from judge.language import SOURCE, reading
 from judge.mail.outbound import Attachment
 from judge.service.config import Settings
 from judge.store.models import Game, Player
@@ -25,6 +26,24 @@ from judge.store.models import Game, Player
 T = TypeVar("T")
 Line = tuple[int, str]
 """A line of a seat's block: its index among the reply's answers, and its text as written."""
+Said = str | Callable[[], str]
+"""A sentence for readers who may read different languages: a text (the same for all of them), or a
+function that writes it, called once per reader's language inside that language (`judge.language.reading`),
+as ``lambda: _("{seat} has resigned.", seat=title)``."""
+
+
+def said(sentence: Said) -> str:
+    """``sentence`` in the language being written in: a text as it is, a function called now."""
+    return sentence if isinstance(sentence, str) else sentence()
+
+
+def said_in_english(sentence: Said) -> str:
+    """``sentence`` as the messages are written (English): what tells two sentences apart whatever
+    language each reader reads them in (`Causing.announce` drops a line said again)."""
+    if isinstance(sentence, str):
+        return sentence
+    with reading(SOURCE):
+        return sentence()
 
 
 class Acting(Protocol):
@@ -146,10 +165,11 @@ class Causing(Protocol):
         """Queue a mail, unless the mail has caused as many as it may (False then)."""
         ...
 
-    def announce(self, what: str, also: str | None = None, game: Game | None = None, master: bool = True,
-                 public: bool = False, observers: str | None = None) -> None:
+    def announce(self, what: Said, also: str | None = None, game: Game | None = None, master: bool = True,
+                 public: bool = False, observers: Said | None = None) -> None:
         """Tell every player of the game (``public``: and its observers; ``observers``: what they
-        are told instead) ``what`` happened."""
+        are told instead) ``what`` happened.  Each reader's mail is written in that reader's
+        language: a sentence made by a function (`Said`) is written in it; a text stays as given."""
         ...
 
     def confirmed(self, text: str, word: str, code: str | None, what: str) -> bool:

@@ -27,6 +27,8 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from judge.commands.parse import MAX_DURATION_HOURS, MIN_PHASE_HOURS, parse_duration, read_count, read_date
+from judge.language import gettext as _
+from judge.language import ngettext
 from judge.service.zones import zone_named
 
 WEEKDAYS = ("MON", "TUE", "WED", "THU", "FRI", "SAT", "SUN")
@@ -39,6 +41,13 @@ _NJUDGE_DAYS = re.compile(r"[S-][M-][T-][W-][T-][F-][S-]", re.IGNORECASE)
 """njudge's way to write the days: a letter a day from Sunday to Saturday, ``-`` for a day off."""
 USAGE = ("expected SET CLOCK [phase] days HH:MM [zone] [AT LEAST hours] [EVERY 2 WEEKS [FROM date|NEXT WEEK]], "
          "the days as MON THU, MON,THU, DAILY or -M--T-- (e.g. SET CLOCK MOVEMENT MON THU 12:00 Europe/Paris)")
+"""How SET CLOCK is written (`usage`: in the reader's language)."""
+
+
+def usage() -> str:
+    """`USAGE` in the reader's language."""
+    return _("expected SET CLOCK [phase] days HH:MM [zone] [AT LEAST hours] [EVERY 2 WEEKS [FROM date|NEXT WEEK]], "
+             "the days as MON THU, MON,THU, DAILY or -M--T-- (e.g. SET CLOCK MOVEMENT MON THU 12:00 Europe/Paris)")
 
 
 @dataclass(frozen=True)
@@ -77,12 +86,18 @@ class Weekly:
 
     def words(self) -> str:
         """The rule in words: "Mondays and Thursdays at 12:00 (Europe/Paris), at least 12 hours a phase"."""
-        days = "every day" if len(self.days) == 7 else _and([DAY_NAMES[d] for d in self.days])
-        weeks = ""
+        days = _("every day") if len(self.days) == 7 else _and([_day_names()[d] for d in self.days])
+        least = ngettext("{hours} hour", "{hours} hours", 1 if self.least == 1 else 2, hours=format(self.least, "g"))
+        values = {"days": days, "time": self.at.strftime("%H:%M"), "zone": self.zone, "least": least}
         if self.every > 1 and self.week0 is not None:
-            weeks = f" of every {_nth(self.every)} week from the week of {monday_of(self.week0)}"
-        least = f"{self.least:g} hour{'s' if self.least != 1 else ''}"
-        return f"{days}{weeks} at {self.at:%H:%M} ({self.zone}), at least {least} a phase"
+            monday = monday_of(self.week0)
+            if self.every == 2:
+                return _("{days} of every other week from the week of {monday} at {time} ({zone}), at least {least} "
+                         "a phase", monday=monday, **values)
+            nth = _("third") if self.every == 3 else _("fourth")
+            return _("{days} of every {nth} week from the week of {monday} at {time} ({zone}), at least {least} a "
+                     "phase", nth=nth, monday=monday, **values)
+        return _("{days} at {time} ({zone}), at least {least} a phase", **values)
 
     def data(self) -> dict[str, Any]:
         """The rule as the game's settings keep it (`from_data` reads it back)."""
@@ -122,7 +137,7 @@ def read_rule(words: Sequence[str], zone: str, today: date) -> Weekly:
         original.pop(0)
         days |= _days(word)
     if not days or not rest:
-        raise ValueError(USAGE)
+        raise ValueError(usage())
     at = _time(rest.pop(0))
     original.pop(0)
     least, every, week0 = DEFAULT_LEAST, 1, None
@@ -133,12 +148,12 @@ def read_rule(words: Sequence[str], zone: str, today: date) -> Weekly:
         if rest[:2] == ["AT", "LEAST"] and len(rest) >= 3:
             least = parse_duration(rest[2], MIN_PHASE_HOURS, "a phase on the clock")
             if least > MAX_DURATION_HOURS:
-                raise ValueError(f"a phase may last at most {MAX_DURATION_HOURS // 24} days")
+                raise ValueError(_("a phase may last at most {count} days", count=MAX_DURATION_HOURS // 24))
             rest = rest[3:]
         elif rest[0] == "EVERY" and len(rest) >= 3 and rest[2] in ("WEEK", "WEEKS"):
-            every = read_count(rest[1], MAX_EVERY, f"EVERY n WEEKS takes 1 to {MAX_EVERY} weeks")
+            every = read_count(rest[1], MAX_EVERY, _("EVERY n WEEKS takes 1 to {most} weeks", most=MAX_EVERY))
             if every < 1:
-                raise ValueError(f"EVERY n WEEKS takes 1 to {MAX_EVERY} weeks")
+                raise ValueError(_("EVERY n WEEKS takes 1 to {most} weeks", most=MAX_EVERY))
             rest, week0 = rest[3:], today
             if rest[:3] == ["FROM", "NEXT", "WEEK"]:
                 rest, week0 = rest[3:], today + timedelta(days=7)
@@ -146,7 +161,7 @@ def read_rule(words: Sequence[str], zone: str, today: date) -> Weekly:
                 week0 = read_date(rest[1])
                 rest = rest[2:]
         else:
-            raise ValueError(USAGE)
+            raise ValueError(usage())
     return Weekly(tuple(sorted(days)), at, zone, least, every, monday_of(week0) if every > 1 and week0 else None)
 
 
@@ -160,7 +175,7 @@ def _days(word: str) -> set[int]:
         day = next((i for i, name in enumerate(WEEKDAYS) if part.startswith(name) and
                     part in (name, name + "S", _full(i), _full(i) + "S")), None)
         if day is None:
-            raise ValueError(f"'{part[:20]}' is not a day: {USAGE}")
+            raise ValueError(_("'{word}' is not a day: {usage}", word=part[:20], usage=usage()))
         found.add(day)
     return found
 
@@ -172,13 +187,14 @@ def _full(index: int) -> str:
 def _time(word: str) -> time:
     match = re.fullmatch(r"(\d{1,2}):?(\d{2})", word)
     if match is None or int(match.group(1)) > 23 or int(match.group(2)) > 59:
-        raise ValueError(f"'{word[:10]}' is not a time of day (12:00)")
+        raise ValueError(_("'{word}' is not a time of day (12:00)", word=word[:10]))
     return time(int(match.group(1)), int(match.group(2)))
 
 
 def _and(names: list[str]) -> str:
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    return names[0] if len(names) == 1 else _("{first} and {last}", first=", ".join(names[:-1]), last=names[-1])
 
 
-def _nth(every: int) -> str:
-    return {2: "other", 3: "third", 4: "fourth"}[every]
+def _day_names() -> tuple[str, ...]:
+    """`DAY_NAMES` in the reader's language."""
+    return (_("Mondays"), _("Tuesdays"), _("Wednesdays"), _("Thursdays"), _("Fridays"), _("Saturdays"), _("Sundays"))

@@ -42,6 +42,7 @@ from typing import Protocol
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session
 
+from judge.language import gettext as _
 from judge.store.models import Game
 
 log = logging.getLogger("judge")
@@ -55,6 +56,12 @@ answers for each game's kind (`Registry`)."""
 HOW = ("Replace each _ below with your choice and send the lines back. A line left as it is, "
        "like every line starting with %, is not read.")
 """The host's note at the head of every form: how to fill it (one sentence, wrapped as it is laid out)."""
+
+
+def how() -> str:
+    """`HOW` in the reader's language."""
+    return _("Replace each _ below with your choice and send the lines back. A line left as it is, like every line "
+             "starting with %, is not read.")
 
 
 @dataclass(frozen=True)
@@ -131,7 +138,7 @@ def lay_out(form: Form, game: str, seat: str) -> list[str]:
     the opening marker, the host's note and the kind's as comment lines (a note longer than a line
     goes on over more, each a comment), the sign-on line, the kind's lines, the end marker."""
     block = [f"%% form for {form.phase} of {game}, {form.seat}"]
-    for note in (HOW, *form.notes):
+    for note in (how(), *form.notes):
         block.extend(textwrap.wrap(note, WIDTH, initial_indent="% ", subsequent_indent="%   ",
                                    break_on_hyphens=False, break_long_words=True))
     block.append(signon_line(seat, game))

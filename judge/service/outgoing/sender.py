@@ -80,6 +80,7 @@ from typing import NamedTuple, Protocol
 from sqlalchemy import ColumnElement, exists, select, update
 from sqlalchemy.orm import Session, aliased, selectinload
 
+from judge.language import gettext as _
 from judge.mail.dsn import delivered_to, delivery_report, verp_address, verp_outbox_id
 from judge.mail.inbound import parse_mail
 from judge.mail.outbound import MaildirOutbox
@@ -87,6 +88,7 @@ from judge.service.claimants import claimant, gone
 from judge.service.config import Settings
 from judge.service.outgoing import one_click
 from judge.service.outgoing.outbox import KEPT, Drawings, Listing, listings, message_of, queue
+from judge.service.outgoing.preferences import writing_to
 from judge.service.templates import render
 from judge.store.database import Database
 from judge.store.models import Blob, Game, InboundMail, Outbox, OutboxFile, Secret
@@ -162,7 +164,7 @@ class MaildirTransport:
     def send_all(self, mails: Sequence[tuple[str, str, bytes]]) -> list[Exception | None]:
         """The batch written at once (`MaildirOutbox.deliver_all`: one flush of the disk for all)."""
         return [TemporaryFailure(str(result)) if isinstance(result, OSError) else None
-                for result in self.maildir.deliver_all([raw for _, _, raw in mails])]
+                for result in self.maildir.deliver_all([raw for _row, _to, raw in mails])]
 
     def settle(self) -> None:
         removed = self.maildir.remove_partial()
@@ -251,7 +253,7 @@ def transport_for(settings: Settings) -> Transport:
 
 def envelope_sender(settings: Settings, row_id: int, key: bytes) -> str:
     """The VERP envelope sender of outbox row ``row_id``: where its bounce will come back."""
-    local, _, domain = settings.judge_address.rpartition("@")
+    local, _at, domain = settings.judge_address.rpartition("@")
     return verp_address(local, domain, row_id, key)
 
 
@@ -420,7 +422,7 @@ def _hand_over(settings: Settings, transport: Transport, key: bytes, rows: Seque
                 built.append((row, (envelope_sender(settings, row.id, key), row.recipient, message)))
             except ValueError as exc:
                 handed.append((row, Unbuilt(f"the message cannot be built: {exc}")))
-        handed += zip([row for row, _ in built], transport.send_all([mail for _, mail in built]), strict=True)
+        handed += zip([row for row, _mail in built], transport.send_all([mail for _row, mail in built]), strict=True)
     return handed
 
 
@@ -537,7 +539,7 @@ def record_bounce(session: Session, settings: Settings, raw: bytes, now: datetim
     address = delivered_to(raw)
     if report is None or not report.failures or address is None:
         return False
-    local, _, domain = settings.judge_address.rpartition("@")
+    local, _at, domain = settings.judge_address.rpartition("@")
     row_id = verp_outbox_id(address, local, domain, verp_key(session))
     row = session.get(Outbox, row_id) if row_id is not None else None
     if row is None or row.status != "sent" or report.original_message_id not in (None, row.message_id):
@@ -562,15 +564,19 @@ def _give_up(session: Session, settings: Settings, row: Outbox, now: datetime, r
     words = {"row": row, "reason": reason, "said": quoted(said)}
     if game is not None and row.recipient != game.gm_address:
         told = game.gm_address
-        _tell(session, settings, row, now, told, f"{game.name}: undeliverable mail", game, render("bounce", **words))
+        with writing_to(session, settings, told, game):  # each notice in its reader's language
+            _tell(session, settings, row, now, told, _("{game}: undeliverable mail", game=game.name), game,
+                  render("bounce", **words))
     elif row.recipient != settings.admin_address:
         told = settings.admin_address
-        _tell(session, settings, row, now, told, "Undeliverable mail", game,
-              render("undeliverable", player=False, **words))
+        with writing_to(session, settings, told, game):
+            _tell(session, settings, row, now, told, _("Undeliverable mail"), game,
+                  render("undeliverable", player=False, **words))
     writer = _writer_elsewhere(session, row)
     if writer is not None and writer != told:
-        _tell(session, settings, row, now, writer, f"Undeliverable: {row.subject}"[:300], game,
-              render("undeliverable", player=True, **words))
+        with writing_to(session, settings, writer, game):
+            _tell(session, settings, row, now, writer, _("Undeliverable: {subject}", subject=row.subject)[:300], game,
+                  render("undeliverable", player=True, **words))
 
 
 def _of_game(session: Session, row: Outbox) -> str:

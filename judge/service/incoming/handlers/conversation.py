@@ -80,6 +80,7 @@ from judge.service.config import Settings
 from judge.service.dispatch import ANYONE, MASTER, PLAYER, Entry
 from judge.service.hosting import course, host, phase_changes, silent_seats
 from judge.service.hosting.kinds import kinds_of
+from judge.service.hosting.turn import Said
 from judge.service.incoming import late
 from judge.service.incoming.handlers import blocks
 from judge.service.incoming.handlers.answers import Echo
@@ -154,8 +155,8 @@ class Conversation(Holding):
         self.copies: dict[str, set[int]] = {}  # address -> the parts of the mail its copy of the reply carries
         self.part = 0  # the part of the mail being read: each SIGNON or SIGNOFF starts one
         self.notices: dict[str, list[str]] = {}  # previous address -> changes it must hear of
-        self.announcements: dict[int, list[str]] = {}  # game id -> what every player must hear of
-        self.public: dict[int, list[str]] = {}  # game id -> what of it its observers must hear of too
+        self.announcements: dict[int, list[Said]] = {}  # game id -> what every player must hear of
+        self.public: dict[int, list[Said]] = {}  # game id -> what of it its observers must hear of too
         self.also_told: dict[int, set[str]] = {}  # game id -> addresses of players who just left it
         self.worded_apart: set[int] = set()  # games whose observers are told some news in other words
         self.master_told: set[int] = set()  # the games whose master hears their announcements too

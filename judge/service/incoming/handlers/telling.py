@@ -8,10 +8,14 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from judge.language import gettext as _
+from judge.language import reading
 from judge.service import mailbox
 from judge.service.hosting import host
+from judge.service.hosting.turn import Said, said, said_in_english
 from judge.service.incoming.handlers.reading import Reading
 from judge.service.outgoing.outbox import queue
+from judge.service.outgoing.preferences import language_of, writing_to
 from judge.service.templates import render
 from judge.store.models import Game
 
@@ -22,8 +26,8 @@ class Telling(Reading):
     now: datetime
     mails_sent: int
     rounds: dict[int, int]
-    announcements: dict[int, list[str]]
-    public: dict[int, list[str]]
+    announcements: dict[int, list[Said]]
+    public: dict[int, list[Said]]
     also_told: dict[int, set[str]]
     worded_apart: set[int]
     master_told: set[int]
@@ -46,8 +50,8 @@ class Telling(Reading):
         so that a line worked out later may be put before what came meanwhile (`announce`'s ``at``)."""
         return len(self.announcements.get(game.id, [])), len(self.public.get(game.id, []))
 
-    def announce(self, what: str, also: str | None = None, game: Game | None = None, master: bool = True,
-                 public: bool = False, observers: str | None = None, at: tuple[int, int] | None = None,
+    def announce(self, what: Said, also: str | None = None, game: Game | None = None, master: bool = True,
+                 public: bool = False, observers: Said | None = None, at: tuple[int, int] | None = None,
                  setting: str | None = None) -> None:
         """Tell every player of the signed-on game (or ``game``; and ``also``, a player who just
         left it) what happened: one mail per player and mail, sent after the reply (or before a
@@ -65,13 +69,17 @@ class Telling(Reading):
         game's setting whose new state it tells, ``deadline``, ``silence``...) what it announced of
         the same setting: that goes, as its readers need only where each setting ended, once; so
         that a mail of a thousand SET lines tells the game a few lines, not a thousand, in each of
-        its mails."""
+        its mails.
+
+        ``what`` and ``observers`` are each a text or a function that writes it (`Said`): each
+        reader's mail is written in that reader's language (`writing_to`), a function called in
+        it; two lines are the same line if they say the same in English."""
         game = game or self.context.game
         assert game is not None
         if game.id not in self.rounds:
             self.rounds[game.id] = self.round_size(game)
             self.mails_sent += self.rounds[game.id]
-        moot = {what, observers or what}
+        moot = {said_in_english(what), said_in_english(observers or what)}
         if setting is not None and (told_before := self.settings_told.get((game.id, setting))) is not None:
             moot.add(told_before)
         players, watching = at or (None, None)
@@ -83,8 +91,8 @@ class Telling(Reading):
             watching = _without(told, moot, watching)
             told.insert(len(told) if watching is None else watching, observers or what)
         if setting is not None:
-            self.settings_told[(game.id, setting)] = what
-        if observers and observers != what:
+            self.settings_told[(game.id, setting)] = said_in_english(what)
+        if observers and said_in_english(observers) != said_in_english(what):
             self.worded_apart.add(game.id)
         if also:
             self.also_told.setdefault(game.id, set()).add(also)
@@ -119,18 +127,32 @@ class Telling(Reading):
         if (not news or game.id in self.also_told or game.id in self.worded_apart
                 or len(self.public.get(game.id, [])) != len(news)):
             return 0
+        if not all(isinstance(line, str) for line in news) and self._one_language(game) is None:
+            return 0  # written per reader, in languages the results' one text cannot all be in
         return self.rounds.get(game.id, 0)
+
+    def _one_language(self, game: Game) -> str | None:
+        """The language every reader of ``game``'s announcements reads, if they all read one."""
+        readers = {p.address for p in host.seats(self.session, game).values() if host.is_played(p) and p.address}
+        readers |= {game.gm_address, *host.observers(self.session, game)}
+        languages = {language_of(self.session, self.settings, address, game) for address in readers if address}
+        return languages.pop() if len(languages) == 1 else None
 
     def take_news(self, game: Game) -> list[str]:
         """What this mail announced to ``game``, taken out of its announcement round to be said in
         the results of the phase it processes instead (one mail per reader, not two), when every
-        reader of the results may read it (`foldable`); else nothing, and the round stays."""
+        reader of the results may read it (`foldable`: in one language); else nothing, and the round
+        stays."""
         if not self.foldable(game):
             return []
         self.mails_sent -= self.rounds.pop(game.id)
         self.public.pop(game.id, None)
         self.master_told.discard(game.id)
-        return self.announcements.pop(game.id)
+        news = self.announcements.pop(game.id)
+        if all(isinstance(line, str) for line in news):
+            return [said(line) for line in news]
+        with reading(self._one_language(game) or ""):
+            return [said(line) for line in news]
 
     def announce_now(self, game: Game) -> None:
         """Queue what this mail announced to ``game``'s players so far now, not after the reply:
@@ -139,7 +161,9 @@ class Telling(Reading):
         if news := self.announcements.pop(game.id, None):
             self._announce(game.id, news, self.public.pop(game.id, []))
 
-    def _announce(self, game_id: int, news: list[str], public: list[str]) -> None:
+    def _announce(self, game_id: int, news: list[Said], public: list[Said]) -> None:
+        """Queue one announcement round: each reader's mail written in that reader's language
+        (`writing_to`), once per language and kind of reader (the players and master, the observers)."""
         game = self.session.get(Game, game_id)
         assert game is not None
         played = {p.address for p in host.seats(self.session, game).values() if host.is_played(p)}
@@ -147,13 +171,20 @@ class Telling(Reading):
         if game_id in self.master_told:
             told.add(game.gm_address)
         watching = [address for address in host.observers(self.session, game) if address not in told] if public else []
-        for readers, lines in ((sorted(a for a in told if a), news), (watching, public)):
-            headline = lines[0].split(": ", 1)[0] if lines else ""
-            subject = f"{game.name}: " + (headline if len(lines) == 1 else f"{headline} (and more)")
-            body = render("announcement", game=game, news=lines) if readers else ""
+        for readers, kept in ((sorted(a for a in told if a), news), (watching, public)):
+            written: dict[str, tuple[str, str]] = {}  # language -> subject, body
             for address in readers:
-                queue(self.session, self.settings, to=address, subject=subject[:200], kind="announcement",
-                      now=self.now, game_id=game.id, body=body)
+                with writing_to(self.session, self.settings, address, game):
+                    language = language_of(self.session, self.settings, address, game)
+                    if language not in written:
+                        lines = [said(line) for line in kept]
+                        headline = lines[0].split(": ", 1)[0] if lines else ""
+                        subject = (_("{game}: {headline}", game=game.name, headline=headline) if len(lines) == 1
+                                   else _("{game}: {headline} (and more)", game=game.name, headline=headline))
+                        written[language] = subject[:200], render("announcement", game=game, news=lines)
+                    subject, body = written[language]
+                    queue(self.session, self.settings, to=address, subject=subject, kind="announcement",
+                          now=self.now, game_id=game.id, body=body)
 
     def proved(self, address: str) -> None:
         """Note that this mail proved ``address`` is its writer's: it signed on to a seat (or as
@@ -175,11 +206,11 @@ class Telling(Reading):
             self.notices.setdefault(self.context.registered, []).append(change)
 
 
-def _without(lines: list[str], moot: set[str], at: int | None) -> int | None:
-    """Take out of ``lines`` (a mail's news) those in ``moot``; ``at``, where a new line is to go,
-    moved back past those taken out before it."""
+def _without(lines: list[Said], moot: set[str], at: int | None) -> int | None:
+    """Take out of ``lines`` (a mail's news) those in ``moot`` (in English); ``at``, where a new line
+    is to go, moved back past those taken out before it."""
     for index in range(len(lines) - 1, -1, -1):
-        if lines[index] in moot:
+        if said_in_english(lines[index]) in moot:
             del lines[index]
             if at is not None and index < at:
                 at -= 1
