@@ -43,6 +43,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from judge.commands import parse as cmd
+from judge.language import gettext as _
 from judge.mail.inbound import InboundMail
 from judge.service.templates import when
 from judge.store.models import Game, Outbox, PhaseRow
@@ -54,28 +55,53 @@ _WORD = re.compile(r"[A-Za-z0-9]+")
 
 @dataclass(frozen=True)
 class Meant:
-    """The phase a mail was meant for, other than its game's phase now: how the mail said so, and
-    when that phase was processed (None: the game has not reached it, or has no phase so named)."""
+    """The phase a mail was meant for, other than its game's phase now: how the mail said so (`LINE`,
+    `SUBJECT`, `ANSWER`), and when that phase was processed (None: the game has not reached it, or has no
+    phase so named)."""
 
     phase: str
     how: str
     processed_at: datetime | None
 
-    def note(self, game: Game, seat_word: str) -> str:
-        """What the reply says once, in its notes above the lines not applied."""
+    def note(self, game: Game, seat_word: str = "") -> str:
+        """What the reply says once, in its notes above the lines not applied (``seat_word``, the kind's
+        word for a seat, is no longer said: the note speaks of the reader's seat)."""
+        values = {"phase": self.phase, "game": game.name, "line": f"PHASE {self.phase}"}
         if self.processed_at is not None:
-            what = (f"This mail was meant for {self.phase} of {game.name} ({self.how}), which was processed "
-                    f"{when(self.processed_at)}, before this mail was read")
+            processed = when(self.processed_at)
+            if self.how == LINE:
+                what = _("This mail was meant for {phase} of {game} (your line {line}), which was processed {when}, "
+                         "before this mail was read: none of its lines for your seat was applied.", when=processed,
+                         **values)
+            elif self.how == SUBJECT:
+                what = _("This mail was meant for {phase} of {game} (its subject names it), which was processed "
+                         "{when}, before this mail was read: none of its lines for your seat was applied.",
+                         when=processed, **values)
+            else:
+                what = _("This mail was meant for {phase} of {game} (it answers the judge's mail of that phase), "
+                         "which was processed {when}, before this mail was read: none of its lines for your seat was "
+                         "applied.", when=processed, **values)
+        elif self.how == LINE:
+            what = _("This mail was meant for {phase} (your line {line}), which is not a phase {game} is in: none of "
+                     "its lines for your seat was applied.", **values)
         else:
-            what = f"This mail was meant for {self.phase} ({self.how}), which is not a phase {game.name} is in"
-        return (f"{what}: none of its lines for your {seat_word} was applied. The phase of {game.name} now is "
-                f"{game.phase}: to apply them to it, send them again with the line PHASE {game.phase}.")
+            what = _("This mail was meant for {phase} (its subject names it), which is not a phase {game} is in: none "
+                     "of its lines for your seat was applied.", **values)
+        return what + " " + _("The phase of {game} now is {now}: to apply them to it, send them again with the line "
+                              "PHASE {now}.", game=game.name, now=game.phase)
 
     def reason(self) -> tuple[str, str]:
         """The code and words each line not applied is answered with."""
         if self.processed_at is not None:
-            return "LATE", f"not applied: this mail was meant for {self.phase}, processed already (see the note)"
-        return "NOT_THE_PHASE", f"not applied: this mail was meant for {self.phase}, not the phase now (see the note)"
+            return "LATE", _("not applied: this mail was meant for {phase}, processed already (see the note)",
+                             phase=self.phase)
+        return "NOT_THE_PHASE", _("not applied: this mail was meant for {phase}, not the phase now (see the note)",
+                                  phase=self.phase)
+
+
+LINE, SUBJECT, ANSWER = "line", "subject", "answer"
+"""How a mail names the phase it was meant for (`Meant.how`): a ``PHASE`` line, its subject, the judge's
+mail it answers."""
 
 
 class Phase(NamedTuple):
@@ -110,21 +136,21 @@ def meant_for(session: Session, game: Game, mail: InboundMail, named: Sequence[s
     if named:
         if game.phase in named:
             return None
-        return Meant(named[0], f"your line PHASE {named[0]}", processed.get(named[0]))
+        return Meant(named[0], LINE, processed.get(named[0]))
     if not _NOT_OWN_SUBJECT.match(mail.subject):
         words = {word.upper() for word in _WORD.findall(mail.subject)}
         if game.phase in words:
             return None
         for phase in phases:
             if phase.name in processed and len(phase.name) > 1 and phase.name in words:
-                return Meant(phase.name, "its subject names it", phase.processed_at)
+                return Meant(phase.name, SUBJECT, phase.processed_at)
         ahead = sorted(word for word in words if phase_names and re.fullmatch(phase_names, word, re.IGNORECASE)
                        and word not in processed and to_come(order, word, game.phase))
         if ahead:
-            return Meant(ahead[0], "its subject names it", None)
+            return Meant(ahead[0], SUBJECT, None)
     answered = _answered(session, game, mail.references, phases)
     if answered is not None and answered != game.phase and answered in processed:
-        return Meant(answered, "it answers the judge's mail of that phase", processed[answered])
+        return Meant(answered, ANSWER, processed[answered])
     return None
 
 

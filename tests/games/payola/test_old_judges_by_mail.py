@@ -179,7 +179,7 @@ def test_the_game_master_is_told_of_a_resignation_and_of_each_takeover_once(tmp_
     judge.send(BOB, GERMANY + "RESIGN")
     [told] = to(judge.new_mail(), GM)
     assert told.subject == "g1: the player of Germany resigned"
-    assert "the player of Germany resigned: it is now a dummy power" in told.body
+    assert "the player of Germany resigned: it is now a dummy" in told.body
     judge.send(DAN, "TAKEOVER GERMANY@g1 dan-pw")
     told_gm = to(judge.new_mail(), GM)
     assert [m.subject for m in told_gm] == ["g1: Germany taken over"]  # its own notice, not a copy besides
@@ -262,7 +262,7 @@ def test_an_observer_is_told_of_the_start_and_of_a_resignation(tmp_path: Path, o
     assert bool(started.attachments) is not bool(options)  # a Tin Cup game's board is no observer's
     judge.send(BOB, GERMANY + "RESIGN")
     [told] = [m for m in judge.new_mail() if m.to == OBSERVER]
-    assert "the player of Germany resigned: it is now a dummy power" in told.body and BOB not in told.body
+    assert "the player of Germany resigned: it is now a dummy" in told.body and BOB not in told.body
 
 
 def test_no_observers_option(tmp_path: Path) -> None:

@@ -521,7 +521,7 @@ def test_a_vacant_seat_is_taken_over_under_its_name_and_its_new_player_told_only
     judge.new_mail()
     judge.send(GM, "SIGNON MASTER@pp gm-pw\nDUMMY bob\nSET OPENING Bob")
     reply = judge.last_to(GM).body
-    assert "OK: Bob is now a dummy seat" in reply and "OK: Bob may be taken over: TAKEOVER Bob@pp password" in reply
+    assert "OK: Bob is now a dummy" in reply and "OK: Bob may be taken over: TAKEOVER Bob@pp password" in reply
     news = [m for m in judge.new_mail() if m.subject.startswith("pp: ")]
     assert {m.to for m in news} >= {address("Ann"), address("Cy"), address("Dee")}
     judge.send("zed@example.org", "TAKEOVER bob@pp zed-pw")
@@ -563,7 +563,7 @@ def test_the_game_master_is_told_when_a_player_resigns(tmp_path: Path) -> None:
     send_as(judge, "Dee", ["RESIGN"])
     told = [m for m in judge.new_mail() if m.to == GM]
     assert [m.subject for m in told] == ["pp: the player of Dee resigned"]
-    assert "the player of Dee resigned: it is now a dummy seat" in told[0].body
+    assert "the player of Dee resigned: it is now a dummy" in told[0].body
 
 
 def test_the_masters_status_shows_vacancies_and_absences_and_a_player_its_own(tmp_path: Path) -> None:

@@ -42,11 +42,13 @@ results: ``LIST`` shows a seat its own blocks waiting (`waiting_lines`).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 
 from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
+from judge.language import gettext as _
 from judge.mail.inbound import InboundMail
 from judge.service.config import Settings
 from judge.service.hosting import course, host
@@ -55,6 +57,7 @@ from judge.service.incoming import late
 from judge.service.incoming.handlers.conversation import Conversation
 from judge.service.incoming.handlers.reading import Context
 from judge.service.outgoing.outbox import queue
+from judge.service.outgoing.preferences import writing_to
 from judge.service.states import GameState
 from judge.service.templates import render
 from judge.store.models import AheadBlock, Game
@@ -77,10 +80,7 @@ def opened(session: Session, game: Game, settings: Settings, now: datetime) -> N
             _read_now(session, game, settings, now, block)
             session.delete(block)
         elif not late.to_come(kind.phase_order, block.phase, game.phase):
-            _tell(session, game, settings, now, block.seat, f"{game.name}: your lines for {block.phase} were not used",
-                  f"{game.name} went on to {game.phase} without playing {block.phase}, so the lines you sent ahead "
-                  f"for it (PHASE {block.phase}) were not used, and are dropped. Send your lines for the phase now "
-                  "as ever.")
+            _tell(session, game, settings, now, block.seat, _not_used(game, block.phase))
             session.delete(block)
     session.flush()
 
@@ -89,12 +89,33 @@ def rolled_back(session: Session, game: Game, settings: Settings, now: datetime)
     """After a ROLLBACK of ``game``: its blocks waiting for later phases are dropped (written for a course
     the ROLLBACK undid), each seat told."""
     for block in session.scalars(select(AheadBlock).where(AheadBlock.game_id == game.id)):
-        _tell(session, game, settings, now, block.seat, f"{game.name}: your lines for {block.phase} were dropped",
-              f"The game master rolled {game.name} back to {game.phase}, so the lines you sent ahead for "
-              f"{block.phase} (PHASE {block.phase}) are dropped: they were written for a course of the game that "
-              "is undone. Send them again if you still mean them.")
+        _tell(session, game, settings, now, block.seat, _dropped(game, block.phase))
         session.delete(block)
     session.flush()
+
+
+Telling = Callable[[], tuple[str, str]]
+"""What a seat is told of its block: a function giving the mail's subject and text, in the language being
+written (its reader's)."""
+
+
+def _not_used(game: Game, phase: str) -> Telling:
+    def told() -> tuple[str, str]:
+        return (_("{game}: your lines for {phase} were not used", game=game.name, phase=phase),
+                _("{game} went on to {now} without playing {phase}, so the lines you sent ahead for it "
+                  "(PHASE {phase}) were not used, and are dropped. Send your lines for the phase now as ever.",
+                  game=game.name,
+                  now=game.phase, phase=phase))
+    return told
+
+
+def _dropped(game: Game, phase: str) -> Telling:
+    def told() -> tuple[str, str]:
+        return (_("{game}: your lines for {phase} were dropped", game=game.name, phase=phase),
+                _("The game master rolled {game} back to {now}, so the lines you sent ahead for {phase} "
+                  "(PHASE {phase}) are dropped: they were written for a course of the game that is undone. Send "
+                  "them again if you still mean them.", game=game.name, now=game.phase, phase=phase))
+    return told
 
 
 def waiting_lines(session: Session, game: Game, seat: str) -> list[str]:
@@ -102,7 +123,7 @@ def waiting_lines(session: Session, game: Game, seat: str) -> list[str]:
     lines = []
     for block in session.scalars(select(AheadBlock).where(AheadBlock.game_id == game.id, AheadBlock.seat == seat)
                                  .order_by(AheadBlock.id)):
-        lines.append(f"your lines waiting for {block.phase} (PHASE {block.phase}), read when it opens:")
+        lines.append(_("your lines waiting for {phase} (PHASE {phase}), read when it opens:", phase=block.phase))
         lines.extend(f"  {text}" for text in block.text.splitlines())
     return lines
 
@@ -115,36 +136,40 @@ def _read_now(session: Session, game: Game, settings: Settings, now: datetime, b
     address = player.address if player is not None else None
     if player is None or not address or not host.is_played(player) or player.joined_at > block.accepted_at:
         return  # the seat's player left it, or gave it to another, since: the lines were not the seat's now
-    taken = kind_of(session, game).read_ahead(session, game, block.seat, block.text.splitlines())
-    mail = InboundMail(sender=address, reply_to=address, subject="", message_id=None,
-                       lines=tuple(sent for _, sent, _ in taken if sent is not None), html_only=False,
-                       no_text=False, automatic=False, truncated=False, stopped_at=None, from_attachment=False)
-    talk = Conversation(session, settings, mail, now, accepted=block.accepted_at)
-    talk.context = Context(game, block.seat, player, address)
-    lines = iter(talk.lines)
-    for written, sent, why in taken:
-        if sent is None:
-            talk.echo(written, "ignored", f"not applied: {why}", code="NOT_POSSIBLE_NOW")
-            continue
-        if sent != written:
-            talk.notes.append(f"Your line '{written}' was read as '{sent}': {why}.")
-        talk._line(next(lines))
-    talk.close_block()
-    body = render("reply", echoes=talk.echoes, notes=[
-        f"{block.phase} of {game.name} has opened: these are the lines you sent ahead for it (PHASE {block.phase}), "
-        "read as if you had sent them now, each answered as ever.", *talk.notes], settings=settings)
-    queue(session, settings, to=address, subject=f"{game.name}: your lines for {block.phase}, read now", body=body,
-          kind="reply", now=now, game_id=game.id)
+    with writing_to(session, settings, address, game):  # the seat's answers, wholly in its player's language
+        taken = kind_of(session, game).read_ahead(session, game, block.seat, block.text.splitlines())
+        mail = InboundMail(sender=address, reply_to=address, subject="", message_id=None,
+                           lines=tuple(sent for _written, sent, _why in taken if sent is not None), html_only=False,
+                           no_text=False, automatic=False, truncated=False, stopped_at=None, from_attachment=False)
+        talk = Conversation(session, settings, mail, now, accepted=block.accepted_at)
+        talk.context = Context(game, block.seat, player, address)
+        lines = iter(talk.lines)
+        for written, sent, why in taken:
+            if sent is None:
+                talk.echo(written, "ignored", _("not applied: {why}", why=why), code="NOT_POSSIBLE_NOW")
+                continue
+            if sent != written:
+                talk.notes.append(_("Your line '{written}' was read as '{sent}': {why}.", written=written, sent=sent,
+                                    why=why))
+            talk._line(next(lines))
+        talk.close_block()
+        body = render("reply", echoes=talk.echoes, notes=[
+            _("{phase} of {game} has opened: these are the lines you sent ahead for it (PHASE {phase}), read as if you "
+              "had sent them now, each answered as ever.", phase=block.phase, game=game.name),
+            *talk.notes], settings=settings)
+        subject = _("{game}: your lines for {phase}, read now", game=game.name, phase=block.phase)
+    queue(session, settings, to=address, subject=subject, body=body, kind="reply", now=now, game_id=game.id)
     marks = game.settings.get(course.AHEAD)
     used = sorted({*(marks.get("seats", []) if isinstance(marks, dict) and marks.get("phase") == game.phase else []),
                    block.seat})
     game.settings = {**game.settings, course.AHEAD: {"phase": game.phase, "seats": used}}
 
 
-def _tell(session: Session, game: Game, settings: Settings, now: datetime, seat: str, subject: str,
-          text: str) -> None:
-    """Mail the player of ``seat`` alone what became of its block."""
+def _tell(session: Session, game: Game, settings: Settings, now: datetime, seat: str, told: Telling) -> None:
+    """Mail the player of ``seat`` alone what became of its block, in the player's language."""
     player = host.seats(session, game).get(seat)
     if player is not None and player.address:
+        with writing_to(session, settings, player.address, game):
+            subject, text = told()
         queue(session, settings, to=player.address, subject=subject, body=text + "\n", kind="notice", now=now,
               game_id=game.id)

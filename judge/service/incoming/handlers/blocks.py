@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from sqlalchemy import select
 
 from judge.commands import parse as cmd
+from judge.language import gettext as _
+from judge.language import ngettext
 from judge.service.hosting.kinds import GameKind
 from judge.service.incoming import late
 from judge.service.incoming.handlers.holding import Holding
@@ -55,8 +57,8 @@ class Reading:
                 return False
             assert isinstance(command, cmd.BadCommand)
             index = talk.echo(line.text, "error", command.error, code="SYNTAX")
-            self.block = Block(None, index, refused=("NO_PHASE", "not applied: the line PHASE above it names no "
-                                                     "phase, so the lines after it are kept for none"))
+            self.block = Block(None, index, refused=("NO_PHASE", _("not applied: the line PHASE above it names no "
+                                                                   "phase, so the lines after it are kept for none")))
             return True
         if isinstance(command, cmd.PhaseNamed):
             processed = {row.name for row in late.phases_of(talk.session, game) if row.status == "processed"}
@@ -77,15 +79,21 @@ class Reading:
         assert game.phase is not None
         following = kind.following(game, game.phase)
         if phase in self.phases:
-            return "TWO_BLOCKS", f"not kept: this mail has a block for {phase} already, and one is kept per phase"
+            return "TWO_BLOCKS", _("not kept: this mail has a block for {phase} already, and one is kept per phase",
+                                   phase=phase)
         if phase not in following[:AHEAD]:
             if phase in following or late.to_come(kind.phase_order, phase, game.phase):
-                return "TOO_FAR_AHEAD", (f"not kept: {phase} is more than {AHEAD} phases after {game.phase}, the "
-                                         f"phase now; lines are kept for {', '.join(following[:AHEAD])} at most")
-            return "NOT_A_PHASE_AHEAD", f"not kept: {phase} is no phase {game.name} can reach from {game.phase}"
+                return "TOO_FAR_AHEAD", ngettext(
+                    "not kept: {phase} is more than {count} phase after {now}, the phase now; lines are kept for "
+                    "{phases} at most", "not kept: {phase} is more than {count} phases after {now}, the phase now; "
+                    "lines are kept for {phases} at most", AHEAD, phase=phase, now=game.phase,
+                    phases=", ".join(following[:AHEAD]))
+            return "NOT_A_PHASE_AHEAD", _("not kept: {phase} is no phase {game} can reach from {now}", phase=phase,
+                                          game=game.name, now=game.phase)
         meant = talk.meant_for(game)
         if meant is not None and meant.processed_at is not None:
-            return "LATE", f"not kept: this mail was meant for {meant.phase}, processed already (see the note)"
+            return "LATE", _("not kept: this mail was meant for {phase}, processed already (see the note)",
+                             phase=meant.phase)
         return None
 
     def _line(self, talk: Holding, kind: GameKind, game: Game, line: cmd.Line) -> None:
@@ -102,10 +110,11 @@ class Reading:
             return
         own = talk.kinds.dispatch.is_games(type(command)) or isinstance(command, cmd.Wait)
         if not own:
-            talk.echo(line.text, "ignored", "not done: a block for a later phase keeps only your lines for that "
-                      "phase (your orders, WAIT); send other commands outside it", code="NOT_FOR_A_BLOCK")
+            talk.echo(line.text, "ignored", _("not done: a block for a later phase keeps only your lines for that "
+                                              "phase (your orders, WAIT); send other commands outside it"),
+                      code="NOT_FOR_A_BLOCK")
             return
-        index = talk.echo(line.text, "ok", f"kept for {block.phase}" if block.phase else "")
+        index = talk.echo(line.text, "ok", _("kept for {phase}", phase=block.phase) if block.phase else "")
         block.lines.append((index, line.text))
         if block.refused is None and block.phase is not None and not isinstance(command, cmd.Wait) and (
                 why := kind.check_ahead(game, block.phase, command)) is not None:
@@ -119,16 +128,18 @@ class Reading:
             return
         game, seat = talk.context.game, talk.context.seat
         assert game is not None and seat is not None
-        errors = sum(talk.outcome(index) == "error" for index, _ in block.lines)
-        refused = block.refused or (("BLOCK_REFUSED", f"not kept: {errors} of its lines cannot be read for "
-                                     f"{block.phase} (see them)") if errors else None)
+        errors = sum(talk.outcome(index) == "error" for index, _text in block.lines)
+        refused = block.refused or (("BLOCK_REFUSED", ngettext(
+            "not kept: {count} of its lines cannot be read for {phase} (see it)",
+            "not kept: {count} of its lines cannot be read for {phase} (see them)", errors, phase=block.phase))
+            if errors else None)
         if refused is not None:
             code, why = refused
             if block.phase is not None:  # a PHASE naming none is answered as the syntax error it is
                 talk.mark(block.opening, "ignored", why, code=code)
-            for index, _ in block.lines:
+            for index, _text in block.lines:
                 if talk.outcome(index) != "error":
-                    talk.mark(index, "ignored", "not applied: its block is not kept (see its PHASE line)",
+                    talk.mark(index, "ignored", _("not applied: its block is not kept (see its PHASE line)"),
                               code=code)
             if block.phase is None:
                 talk.note(block.opening, [why])
@@ -136,27 +147,36 @@ class Reading:
         assert block.phase is not None
         kept = talk.session.scalar(select(AheadBlock).where(
             AheadBlock.game_id == game.id, AheadBlock.seat == seat, AheadBlock.phase == block.phase))
-        if later := talk.superseded(kept.accepted_at if kept is not None else None, f"your block for {block.phase}"):
+        if later := talk.superseded(kept.accepted_at if kept is not None else None,
+                                    _("your block for {phase}", phase=block.phase)):
             talk.mark(block.opening, "ignored", later, code="SUPERSEDED")
-            for index, _ in block.lines:
-                talk.mark(index, "ignored", "not applied: see its PHASE line", code="SUPERSEDED")
+            for index, _text in block.lines:
+                talk.mark(index, "ignored", _("not applied: see its PHASE line"), code="SUPERSEDED")
             return
         if kept is not None:
             talk.session.delete(kept)
             talk.session.flush()
         if not block.lines:
-            talk.mark(block.opening, "ok", f"no line for {block.phase}: " + (
-                "your block waiting for it is withdrawn" if kept is not None else "nothing is kept for it"),
-                code="BLOCK_WITHDRAWN" if kept is not None else "BLOCK_EMPTY")
+            talk.mark(block.opening, "ok", _("no line for {phase}: your block waiting for it is withdrawn",
+                                             phase=block.phase) if kept is not None
+                      else _("no line for {phase}: nothing is kept for it", phase=block.phase),
+                      code="BLOCK_WITHDRAWN" if kept is not None else "BLOCK_EMPTY")
             return
         talk.session.add(AheadBlock(game_id=game.id, seat=seat, phase=block.phase,
-                                    text="\n".join(text for _, text in block.lines),
+                                    text="\n".join(text for _index, text in block.lines),
                                     message_id=talk.mail.message_id, accepted_at=talk.accepted))
-        replaced = "; it replaces the block you sent for it before" if kept is not None else ""
-        talk.mark(block.opening, "ok", f"kept for {block.phase}: {len(block.lines)} line(s), read when "
-                  f"{block.phase} opens{replaced}", code="BLOCK_KEPT")
-        talk.note(block.opening, [f"These lines are checked again when {block.phase} opens, against the board and "
-                                  "the money as they stand then, and answered to you alone in a mail of their own."])
+        count = len(block.lines)
+        if kept is not None:
+            said = ngettext("kept for {phase}: {count} line, read when {phase} opens; it replaces the block you sent "
+                            "for it before", "kept for {phase}: {count} lines, read when {phase} opens; it replaces "
+                            "the block you sent for it before", count, phase=block.phase)
+        else:
+            said = ngettext("kept for {phase}: {count} line, read when {phase} opens",
+                            "kept for {phase}: {count} lines, read when {phase} opens", count, phase=block.phase)
+        talk.mark(block.opening, "ok", said, code="BLOCK_KEPT")
+        talk.note(block.opening, [_("These lines are checked again when {phase} opens, against the board and the "
+                                    "money as they stand then, and answered to you alone in a mail of their own.",
+                                    phase=block.phase)])
 
 
 def _bare_phase(line: cmd.Line) -> bool:

@@ -37,15 +37,20 @@ from datetime import UTC, timedelta
 from sqlalchemy import select
 
 from judge.commands import parse as cmd
+from judge.language import gettext as _
+from judge.language import ngettext
 from judge.service import zones
 from judge.service.dispatch import MASTER, SIGNED_ON, Entry
 from judge.service.hosting import course, host, silent_seats
 from judge.service.hosting.deadlines import move_to
 from judge.service.hosting.phase_changes import changed_phase, confirmed, in_phase, may_change_phase, with_news
+from judge.service.hosting.turn import said_in_english
 from judge.service.incoming.handlers import ahead
 from judge.service.incoming.handlers.conversation import Conversation, masked
 from judge.service.incoming.handlers.player import approve_absence
+from judge.service.incoming.handlers.reading import news
 from judge.service.options import rules_of
+from judge.service.outgoing.preferences import writing_to
 from judge.service.passwords import hash_password
 from judge.service.states import RUNNING, Event, GameError, GameState, move
 from judge.service.templates import duration, when
@@ -54,7 +59,7 @@ from judge.store.models import Absence, Game
 MAX_DEADLINE_AHEAD = timedelta(days=366)
 
 
-def start(talk: Conversation, text: str, _: cmd.Start) -> None:
+def start(talk: Conversation, text: str, _command: cmd.Start) -> None:
     game = talk.context.game
     assert game is not None
     try:
@@ -63,16 +68,18 @@ def start(talk: Conversation, text: str, _: cmd.Start) -> None:
         talk.echo(text, "error", str(exc), code=exc.code)
         return
     talk.opened.add(game.id)
-    talk.echo(text, "ok", f"{game.name} has started: {game.phase}, deadline {when(game.deadline)}")
+    talk.echo(text, "ok", _("{game} has started: {phase}, deadline {deadline}", game=game.name, phase=game.phase,
+                            deadline=when(game.deadline)))
     if told := silent_seats.lines(talk.session, game):  # the game's clock, silent seats and gates
-        talk.announce(f"how {game.name} runs: " + "; ".join(told), public=True)
+        rules = "; ".join(told)
+        talk.announce(news(lambda: _("how {game} runs: {rules}", game=game.name, rules=rules)), public=True)
 
 
 def set_deadline(talk: Conversation, text: str, command: cmd.SetDeadline) -> None:
     game = talk.context.game
     assert game is not None
     if game.state not in RUNNING:
-        talk.echo(text, "error", "the game is not running", code="NOT_RUNNING")
+        talk.echo(text, "error", _("the game is not running"), code="NOT_RUNNING")
         return
     if command.when.tzinfo is not None:
         deadline = command.when.astimezone(UTC).replace(tzinfo=None)
@@ -85,16 +92,18 @@ def set_deadline(talk: Conversation, text: str, command: cmd.SetDeadline) -> Non
             talk.echo(text, "error", str(exc), code="NO_SUCH_TIME")
             return
     if deadline <= talk.now:
-        talk.echo(text, "error", f"that moment has passed (it is now {when(talk.now)})", code="IN_THE_PAST")
+        talk.echo(text, "error", _("that moment has passed (it is now {now})", now=when(talk.now)), code="IN_THE_PAST")
         return
     if deadline > talk.now + MAX_DEADLINE_AHEAD:
-        talk.echo(text, "error", f"a deadline may be at most {MAX_DEADLINE_AHEAD.days} days ahead",
+        talk.echo(text, "error", ngettext("a deadline may be at most {count} day ahead",
+                                          "a deadline may be at most {count} days ahead", MAX_DEADLINE_AHEAD.days),
                   code="TOO_FAR_AHEAD")
         return
     move_to(game, deadline, talk.now)
-    talk.echo(text, "ok", f"deadline set to {when(game.deadline)}")
-    talk.announce(f"the game master set the deadline of {game.phase} to {when(game.deadline)}", public=True,
-                  setting="deadline")
+    written, phase = when(game.deadline), game.phase
+    talk.echo(text, "ok", _("deadline set to {deadline}", deadline=written))
+    talk.announce(news(lambda: _("the game master set the deadline of {phase} to {deadline}", phase=phase,
+                                 deadline=written)), public=True, setting="deadline")
 
 
 def set_duration(talk: Conversation, text: str, command: cmd.SetDuration) -> None:
@@ -103,9 +112,10 @@ def set_duration(talk: Conversation, text: str, command: cmd.SetDuration) -> Non
     game = talk.context.game
     assert game is not None
     game.settings = {**game.settings, command.setting: command.hours}
-    talk.echo(text, "ok", f"{command.setting} set to {duration(command.hours)}")
+    talk.echo(text, "ok", _("{setting} set to {duration}", setting=command.setting, duration=duration(command.hours)))
     if game.state != GameState.FORMING:
-        talk.announce(_duration_news(command.setting, command.hours), public=True, setting=command.setting)
+        setting, hours = command.setting, command.hours
+        talk.announce(news(lambda: _duration_news(setting, hours)), public=True, setting=setting)
 
 
 def process(talk: Conversation, text: str, command: cmd.Process) -> None:
@@ -121,8 +131,9 @@ def process(talk: Conversation, text: str, command: cmd.Process) -> None:
         return
     preface = None
     if game.state in RUNNING and game.deadline is not None and talk.now < game.deadline:
-        preface = (f"The game master processed {game.phase} early, {when(talk.now)}, before its deadline of "
-                   f"{when(game.deadline)}.")
+        phase, now, deadline = game.phase, when(talk.now), when(game.deadline)
+        preface = said_in_english(news(lambda: _("The game master processed {phase} early, {now}, before its "
+                                                 "deadline of {deadline}.", phase=phase, now=now, deadline=deadline)))
         host.record(game, f"processed early by the game master's PROCESS, {when(talk.now)} (deadline was "
                     f"{when(game.deadline)})")
     preface = with_news(preface, talk.take_news(game))  # one mail per reader: the results say it
@@ -135,8 +146,10 @@ def process(talk: Conversation, text: str, command: cmd.Process) -> None:
         return
     ahead.opened(talk.session, game, talk.settings, talk.now)
     changed_phase(talk, "PROCESS", results)
-    talk.echo(text, "ok", f"{processed.phase} processed" + (f"; now {processed.next_phase}"
-                                                             if processed.next_phase else ""))
+    if processed.next_phase:
+        talk.echo(text, "ok", _("{phase} processed; now {next}", phase=processed.phase, next=processed.next_phase))
+    else:
+        talk.echo(text, "ok", _("{phase} processed", phase=processed.phase))
 
 
 def _moved(talk: Conversation, text: str, event: Event, refusal: str, code: str) -> Game | None:
@@ -152,22 +165,24 @@ def _moved(talk: Conversation, text: str, event: Event, refusal: str, code: str)
     return game
 
 
-def pause(talk: Conversation, text: str, _: cmd.Pause) -> None:
-    if _moved(talk, text, Event.PAUSE, "only a running game can be paused", "NOT_RUNNING") is None:
+def pause(talk: Conversation, text: str, _command: cmd.Pause) -> None:
+    if _moved(talk, text, Event.PAUSE, _("only a running game can be paused"), "NOT_RUNNING") is None:
         return
-    talk.echo(text, "ok", "game paused: deadlines will not fire")
-    talk.announce("the game master paused the game: no deadline fires until it is resumed", public=True)
+    talk.echo(text, "ok", _("game paused: deadlines will not fire"))
+    talk.announce(news(lambda: _("the game master paused the game: no deadline fires until it is resumed")),
+                  public=True)
 
 
-def resume(talk: Conversation, text: str, _: cmd.Resume) -> None:
-    game = _moved(talk, text, Event.RESUME, "the game is not paused", "NOT_PAUSED")
+def resume(talk: Conversation, text: str, _command: cmd.Resume) -> None:
+    game = _moved(talk, text, Event.RESUME, _("the game is not paused"), "NOT_PAUSED")
     if game is None:
         return
     if game.deadline is not None and game.deadline < talk.now and game.phase is not None:
         move_to(game, host.phase_deadline(talk.session, game, game.phase, talk.now), talk.now)
-    talk.echo(text, "ok", f"game resumed; deadline {when(game.deadline)}")
-    talk.announce(f"the game master resumed the game: the deadline of {game.phase} is {when(game.deadline)}",
-                  public=True)
+    deadline, phase = when(game.deadline), game.phase
+    talk.echo(text, "ok", _("game resumed; deadline {deadline}", deadline=deadline))
+    talk.announce(news(lambda: _("the game master resumed the game: the deadline of {phase} is {deadline}",
+                                 phase=phase, deadline=deadline)), public=True)
 
 
 def rollback(talk: Conversation, text: str, command: cmd.Rollback) -> None:
@@ -186,12 +201,14 @@ def rollback(talk: Conversation, text: str, command: cmd.Rollback) -> None:
     ahead.rolled_back(talk.session, game, talk.settings, talk.now)
     changed_phase(talk, "ROLLBACK", 0)
     host.record(game, f"the game master's ROLLBACK, {when(talk.now)}: back from {left} to {phase}")
-    talk.echo(text, "ok", f"rolled back to {phase}; the game is paused: send RESUME (or PROCESS) to go on")
-    talk.announce(f"the game master rolled the game back to {phase}: {talk.kinds.of(game).restored}; the game is "
-                  "paused until the game master resumes it", public=True)
+    talk.echo(text, "ok", _("rolled back to {phase}; the game is paused: send RESUME (or PROCESS) to go on",
+                            phase=phase))
+    restored = talk.kinds.of(game).restored
+    talk.announce(news(lambda: _("the game master rolled the game back to {phase}: {restored}; the game is paused "
+                                 "until the game master resumes it", phase=phase, restored=restored)), public=True)
 
 
-def rollforward(talk: Conversation, text: str, _: cmd.Rollforward) -> None:
+def rollforward(talk: Conversation, text: str, _command: cmd.Rollforward) -> None:
     """Undo a ROLLBACK: process the phase again as it was, refused once anything changed since
     (`course.roll_forward`).  Players and observers are told before the results come, in a notice
     naming the phase as the game is in it; the game's story keeps it."""
@@ -207,15 +224,19 @@ def rollforward(talk: Conversation, text: str, _: cmd.Rollforward) -> None:
         return
     host.record(game, f"the game master's ROLLFORWARD, {when(talk.now)}: {phase} processed again as it was rolled "
                 "back")
-    talk.announce(f"the game master undid the rollback of {phase}: it is processed again now, as it was when it was "
-                  "rolled back (nobody has changed anything since)", public=True)
+    talk.announce(news(lambda: _("the game master undid the rollback of {phase}: it is processed again now, as it was "
+                                 "when it was rolled back (nobody has changed anything since)", phase=phase)),
+                  public=True)
     preface = with_news(None, talk.take_news(game))
     talk.announce_now(game)
     processed = course.roll_forward(talk.session, game, talk.settings, talk.now, preface=preface)
     ahead.opened(talk.session, game, talk.settings, talk.now)
     changed_phase(talk, "ROLLFORWARD", results)
-    talk.echo(text, "ok", f"{processed.phase} processed again as it was at the ROLLBACK" + (
-        f"; now {processed.next_phase}" if processed.next_phase else ""))
+    if processed.next_phase:
+        talk.echo(text, "ok", _("{phase} processed again as it was at the ROLLBACK; now {next}",
+                                phase=processed.phase, next=processed.next_phase))
+    else:
+        talk.echo(text, "ok", _("{phase} processed again as it was at the ROLLBACK", phase=processed.phase))
 
 
 def dummy(talk: Conversation, text: str, command: cmd.Dummy) -> None:
@@ -225,19 +246,20 @@ def dummy(talk: Conversation, text: str, command: cmd.Dummy) -> None:
     if power is None:
         return
     kind = talk.kinds.of(game)
-    title, word = kind.seat_title(power), kind.seat_word
+    title = kind.seat_title(power)
     player = host.seats(talk.session, game).get(power)
     if player is None:
-        talk.echo(text, "error", f"{word}s are assigned when the game starts", code="NOT_STARTED")
+        talk.echo(text, "error", _("seats are assigned when the game starts"),
+                  code="NOT_STARTED")
         return
     if player.dummy:
-        talk.echo(text, "error", f"{title} is already a dummy {word}", code="ALREADY_DUMMY")
+        talk.echo(text, "error", _("{seat} is already a dummy", seat=title), code="ALREADY_DUMMY")
         return
     host.left_seat(game, player)
     player.dummy = True
     host.record(game, f"{title} made a dummy by the game master")
-    talk.echo(text, "ok", f"{title} is now a dummy {word}")
-    talk.announce(f"the game master made {title} a dummy {word}: its player no longer plays it",
+    talk.echo(text, "ok", _("{seat} is now a dummy", seat=title))
+    talk.announce(news(lambda: _("the game master made {seat} a dummy: its player no longer plays it", seat=title)),
                   also=player.address, public=True)
 
 
@@ -247,22 +269,24 @@ def terminate(talk: Conversation, text: str, command: cmd.Terminate) -> None:
     game = talk.context.game
     assert game is not None
     if game.state == GameState.FINISHED:
-        talk.echo(text, "error", "the game has already ended", code="GAME_ENDED")
+        talk.echo(text, "error", _("the game has already ended"), code="GAME_ENDED")
         return
-    if not confirmed(talk, text, "TERMINATE", command.code, "TERMINATE ends the game now and for ever and "
-                     "publishes what its rules keep secret until the end"):
+    if not confirmed(talk, text, "TERMINATE", command.code, _("TERMINATE ends the game now and for ever and "
+                                                              "publishes what its rules keep secret until the end")):
         return
     published = course.terminate(talk.session, game, talk.settings, talk.now, "the game master ended the game")
-    talk.echo(text, "ok", "game ended" if published is None else "game ended; its end's publication is mailed to "
-              f"everyone who played, the game master and the observers, and says: {published.intro}")
+    talk.echo(text, "ok", _("game ended") if published is None else _(
+        "game ended; its end's publication is mailed to everyone who played, the game master and the observers, and "
+        "says: {intro}", intro=published.intro))
 
 
 def _duration_news(setting: str, hours: float) -> str:
     if setting == "grace":
-        return f"the game master set the grace period after each deadline to {duration(hours)}"
+        return _("the game master set the grace period after each deadline to {duration}", duration=duration(hours))
     if setting == "reminder":
-        return f"the game master set reminders to go out {duration(hours)} before each deadline"
-    return f"the game master set {setting} phases to last {duration(hours)}, from the next such phase on"
+        return _("the game master set reminders to go out {duration} before each deadline", duration=duration(hours))
+    return _("the game master set {setting} phases to last {duration}, from the next such phase on", setting=setting,
+             duration=duration(hours))
 
 
 def set_flag(talk: Conversation, text: str, command: cmd.SetFlag) -> None:
@@ -270,10 +294,11 @@ def set_flag(talk: Conversation, text: str, command: cmd.SetFlag) -> None:
     assert game is not None
     if command.flag == "listed":
         game.settings = {**game.settings, "unlisted": not command.on}
-        talk.echo(text, "ok", f"{game.name} is {'listed' if command.on else 'no longer listed'} by LIST")
+        talk.echo(text, "ok", _("{game} is listed by LIST", game=game.name) if command.on
+                  else _("{game} is no longer listed by LIST", game=game.name))
     else:
         game.settings = {**game.settings, "observers": command.on}
-        talk.echo(text, "ok", f"observers are {'allowed' if command.on else 'no longer sent anything'}")
+        talk.echo(text, "ok", _("observers are allowed") if command.on else _("observers are no longer sent anything"))
 
 
 def set_zone(talk: Conversation, text: str, command: cmd.SetZone) -> None:
@@ -290,25 +315,29 @@ def set_zone(talk: Conversation, text: str, command: cmd.SetZone) -> None:
             return
     if command.mine:
         if player is None:
-            talk.echo(text, "error", "SET MYZONE is a player's: the game master's zone is the game's (SET ZONE)",
+            talk.echo(text, "error", _("SET MYZONE is a player's: the game master's zone is the game's (SET ZONE)"),
                       code="PLAYER_ONLY")
             return
         player.zone = command.zone
-        where = command.zone or "the game's zone"
-        talk.echo(text, "ok", f"your mail writes deadlines in {where}, with UTC beside them{_deadline_now(game)}")
+        if command.zone:
+            said = _("your mail writes deadlines in {zone}, with UTC beside them", zone=command.zone)
+        else:
+            said = _("your mail writes deadlines in the game's zone, with UTC beside them")
+        talk.echo(text, "ok", said + _deadline_now(game))
     elif not talk.context.is_master:
-        talk.echo(text, "error", "only the game master sets the game's zone; yours is SET MYZONE zone",
+        talk.echo(text, "error", _("only the game master sets the game's zone; yours is SET MYZONE zone"),
                   code="MASTER_ONLY")
         return
     else:
         game.settings = {key: value for key, value in game.settings.items() if key != "zone"} | (
             {"zone": command.zone} if command.zone else {})
-        talk.echo(text, "ok", f"the game's zone is {command.zone or 'UTC'}: SET DEADLINE reads it, and mail writes "
-                  f"deadlines in it (a player's own zone first), with UTC beside them{_deadline_now(game)}")
+        zone = command.zone or "UTC"
+        talk.echo(text, "ok", _("the game's zone is {zone}: SET DEADLINE reads it, and mail writes deadlines in it (a "
+                                "player's own zone first), with UTC beside them", zone=zone) + _deadline_now(game))
         if game.state != GameState.FORMING:
-            talk.announce(f"the game master set the game's time zone to {command.zone or 'UTC'}: deadlines are "
-                          "written in it, with UTC beside them (SET MYZONE zone for your own)", public=True,
-                          setting="zone")
+            talk.announce(news(lambda: _("the game master set the game's time zone to {zone}: deadlines are written in "
+                                         "it, with UTC beside them (SET MYZONE zone for your own)", zone=zone)),
+                          public=True, setting="zone")
     zones.forget(talk.session)
 
 
@@ -318,7 +347,7 @@ def _deadline_now(game: Game) -> str:
     their mail will write it; nothing when the game has none."""
     if game.deadline is None or game.phase is None or game.state not in RUNNING:
         return ""
-    return f"; the deadline of {game.phase} is {when(game.deadline)}"
+    return _("; the deadline of {phase} is {deadline}", phase=game.phase, deadline=when(game.deadline))
 
 
 def set_press(talk: Conversation, text: str, command: cmd.SetPress) -> None:
@@ -328,14 +357,15 @@ def set_press(talk: Conversation, text: str, command: cmd.SetPress) -> None:
     assert game is not None
     kind = talk.kinds.of(game)
     if command.setting == "between" and not kind.between_phases:
-        talk.echo(text, "error", f"a game of {kind.title} has no phases between its main ones",
+        talk.echo(text, "error", _("a game of {kind} has no phases between its main ones", kind=kind.title),
                   code="NO_PHASES_BETWEEN")
         return
     game.settings = {**game.settings, "press": {**game.settings.get("press", {}), command.setting: command.value}}
     now = rules_of(game).press.words()
-    talk.echo(text, "ok", f"press: {now}")
+    talk.echo(text, "ok", _("press: {options}", options=now))
     if game.state != GameState.FORMING:
-        talk.announce(f"the game master changed the press options: {now}", public=True, setting="press")
+        talk.announce(news(lambda: _("the game master changed the press options: {options}", options=now)),
+                      public=True, setting="press")
 
 
 def set_private(talk: Conversation, text: str, command: cmd.SetPrivate) -> None:
@@ -343,10 +373,10 @@ def set_private(talk: Conversation, text: str, command: cmd.SetPrivate) -> None:
     assert game is not None
     if command.key is None:
         game.settings = {key: value for key, value in game.settings.items() if key != "join_key"}
-        talk.echo(text, "ok", f"anyone may JOIN {game.name}")
+        talk.echo(text, "ok", _("anyone may JOIN {game}", game=game.name))
     else:
         game.settings = {**game.settings, "join_key": hash_password(command.key)}
-        talk.echo(masked(text, command.key), "ok", "players must JOIN with KEY and this key")
+        talk.echo(masked(text, command.key), "ok", _("players must JOIN with KEY and this key"))
 
 
 def set_opening(talk: Conversation, text: str, command: cmd.SetOpening) -> None:
@@ -358,15 +388,17 @@ def set_opening(talk: Conversation, text: str, command: cmd.SetOpening) -> None:
     kind = talk.kinds.of(game)
     title = kind.seat_title(power)
     if host.is_played(host.seats(talk.session, game).get(power)):
-        talk.echo(text, "error", f"{title} has a player", code="HAS_A_PLAYER")
+        talk.echo(text, "error", _("{seat} has a player", seat=title), code="HAS_A_PLAYER")
         return
     if gone := kind.no_new_player(talk.session, game, power):
         talk.echo(text, "error", gone, code="LEFT_THE_GAME")
         return
     game.settings = {**game.settings, "open": sorted({*game.settings.get("open", []), power})}
     written = host.command_name(power)
-    talk.echo(text, "ok", f"{title} may be taken over: TAKEOVER {written}@{game.name} password")
-    talk.announce(f"{title} is open for a new player: TAKEOVER {written}@{game.name} password", public=True)
+    takeover = f"TAKEOVER {written}@{game.name} password"
+    talk.echo(text, "ok", _("{seat} may be taken over: {takeover}", seat=title, takeover=takeover))
+    talk.announce(news(lambda: _("{seat} is open for a new player: {takeover}", seat=title, takeover=takeover)),
+                  public=True)
 
 
 def decide_absence(talk: Conversation, text: str, command: cmd.DecideAbsence) -> None:
@@ -379,18 +411,22 @@ def decide_absence(talk: Conversation, text: str, command: cmd.DecideAbsence) ->
     absence = talk.session.scalar(select(Absence).where(Absence.game_id == game.id, Absence.seat == power,
                                                         Absence.status == "pending").order_by(Absence.id.desc()))
     if absence is None:
-        talk.echo(text, "error", f"{title} has asked for no absence", code="NO_ABSENCE")
+        talk.echo(text, "error", _("{seat} has asked for no absence", seat=title), code="NO_ABSENCE")
         return
     if command.approve:
         approve_absence(talk, absence)
-        talk.echo(text, "ok", f"absence of {title} from {absence.start} to {absence.end} approved")
+        talk.echo(text, "ok", _("absence of {seat} from {start} to {end} approved", seat=title, start=absence.start,
+                                end=absence.end))
     else:
         absence.status = "denied"
         player = host.seats(talk.session, game).get(power)
         if player is not None and player.address:
-            talk.send(to=player.address, subject=f"{game.name}: absence denied", kind="notice", game_id=game.id,
-                      body=f"The game master denied your absence from {absence.start} to {absence.end}.\n")
-        talk.echo(text, "ok", f"absence of {title} denied; {title} is told")
+            with writing_to(talk.session, talk.settings, player.address, game):  # the player's mail, in theirs
+                body = _("The game master denied your absence from {start} to {end}.", start=absence.start,
+                         end=absence.end)
+                talk.send(to=player.address, subject=_("{game}: absence denied", game=game.name), kind="notice",
+                          game_id=game.id, body=body + "\n")
+        talk.echo(text, "ok", _("absence of {seat} denied; {seat} is told", seat=title))
 
 
 COMMANDS = (

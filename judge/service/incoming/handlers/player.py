@@ -14,24 +14,28 @@ from __future__ import annotations
 from sqlalchemy import select
 
 from judge.commands import parse as cmd
+from judge.language import gettext as _
+from judge.language import ngettext
 from judge.mail.inbound import usable_address
 from judge.service import mailbox
 from judge.service.dispatch import PLAYER, SIGNED_ON, Entry
 from judge.service.hosting import host, silent_seats
 from judge.service.hosting.deadlines import move_to, past_absences
+from judge.service.hosting.turn import said_in_english
 from judge.service.incoming.handlers import consent
 from judge.service.incoming.handlers.conversation import Conversation, masked
 from judge.service.incoming.handlers.holding import Why
 from judge.service.incoming.handlers.press import press
-from judge.service.incoming.handlers.reading import Context
+from judge.service.incoming.handlers.reading import Context, news
 from judge.service.options import rules_of
+from judge.service.outgoing.preferences import writing_to
 from judge.service.passwords import hash_password
 from judge.service.states import RUNNING, GameState
-from judge.service.templates import counted, when
+from judge.service.templates import when
 from judge.store.models import Absence, Confirmation, Game
 
 
-def status(talk: Conversation, text: str, _: cmd.Status) -> None:
+def status(talk: Conversation, text: str, _command: cmd.Status) -> None:
     """A seat's STATUS is filled in by its game's kind when the seat's lines end
     (`judge.games.GameKind.close_block`), so that it shows what the same mail sends, whether it
     comes before or after it.  The host
@@ -59,28 +63,28 @@ def wait(talk: Conversation, text: str, command: cmd.Wait) -> None:
     assert game is not None and seat is not None
     kind = talk.kinds.of(game)
     if not kind.closes_early:
-        talk.echo(text, "error", f"a phase of {kind.title} never closes before its deadline: there is nothing to "
-                  "wait for", code="NEVER_EARLY")
+        talk.echo(text, "error", _("a phase of {kind} never closes before its deadline: there is nothing to wait for",
+                                   kind=kind.title), code="NEVER_EARLY")
         return
     if game.phase is None or game.state not in RUNNING:
-        talk.echo(text, "error", "the game is not running", code="NOT_RUNNING")
+        talk.echo(text, "error", _("the game is not running"), code="NOT_RUNNING")
         return
     if kind.out_of_game(talk.session, game, seat):
-        talk.echo(text, "error", f"{kind.seat_title(seat)} is out of the game: it has no phase to hold",
+        talk.echo(text, "error", _("{seat} is out of the game: it has no phase to hold", seat=kind.seat_title(seat)),
                   code="OUT_OF_GAME")
         return
     if why := talk.superseded(host.latest_accepted(talk.session, game, game.phase, seat, host.WAIT),
-                              "your WAIT or NOWAIT"):
+                              _("your WAIT or NOWAIT")):
         talk.echo(text, "ignored", why, code="SUPERSEDED")
         return
     host.submit(talk.session, game, game.phase, seat, host.WAIT, "WAIT" if command.on else "", {}, talk.now,
                 talk.accepted)
     if command.on:
-        talk.echo(text, "ok", f"{game.phase} will wait for its deadline even once everyone has sent what it waits "
-                  "for (not through the grace period; NOWAIT to withdraw)", code="WAITING")
+        talk.echo(text, "ok", _("{phase} will wait for its deadline even once everyone has sent what it waits for "
+                                "(not through the grace period; NOWAIT to withdraw)", phase=game.phase), code="WAITING")
     else:
-        talk.echo(text, "ok", f"WAIT withdrawn: {game.phase} may close as soon as everyone has sent what it waits "
-                  "for", code="NOT_WAITING")
+        talk.echo(text, "ok", _("WAIT withdrawn: {phase} may close as soon as everyone has sent what it waits for",
+                                phase=game.phase), code="NOT_WAITING")
 
 
 def late_lines(talk: Conversation, game: Game) -> list[str]:
@@ -89,7 +93,9 @@ def late_lines(talk: Conversation, game: Game) -> list[str]:
         return []
     kind = talk.kinds.of(game)
     waiting = kind.waiting(talk.session, game)
-    return [f"still to act in {game.phase}: {', '.join(map(kind.seat_title, waiting)) or 'nobody'}"]
+    if not waiting:
+        return [_("still to act in {phase}: nobody", phase=game.phase)]
+    return [_("still to act in {phase}: {seats}", phase=game.phase, seats=", ".join(map(kind.seat_title, waiting)))]
 
 
 def set_password(talk: Conversation, text: str, command: cmd.SetPassword) -> None:
@@ -101,8 +107,8 @@ def set_password(talk: Conversation, text: str, command: cmd.SetPassword) -> Non
     else:
         assert context.player is not None
         context.player.password = hash_password(command.password)
-    talk.tell_registered(f"the password of {_seat_name(talk, context)} was changed")
-    talk.echo(masked(text, command.password), "ok", "password changed")
+    talk.tell_registered(said_in_english(news(lambda: _password_changed(talk, context))))
+    talk.echo(masked(text, command.password), "ok", _("password changed"))
 
 
 def set_address(talk: Conversation, text: str, command: cmd.SetAddress) -> None:
@@ -113,8 +119,8 @@ def set_address(talk: Conversation, text: str, command: cmd.SetAddress) -> None:
     assert game is not None
     address = usable_address(command.address)
     if not address:
-        talk.echo(text, "error", f"'{command.address[:80]}' is not an address the judge can send mail to",
-                  code="BAD_ADDRESS")
+        talk.echo(text, "error", _("'{address}' is not an address the judge can send mail to",
+                                   address=command.address[:80]), code="BAD_ADDRESS")
         return
     previous = game.gm_address if context.is_master else (context.player.address if context.player else None)
     if taken := _played_elsewhere(talk, game, context.seat or "MASTER", address):
@@ -122,13 +128,12 @@ def set_address(talk: Conversation, text: str, command: cmd.SetAddress) -> None:
         return
     if address != previous and consent.needed(talk, address):
         consent.ask(talk, text, address, "address", game, {"who": context.seat or "MASTER", "previous": previous},
-                    f"SET ADDRESS {address}", f"to receive the mail of {_seat_name(talk, context)}")
-        talk.tell_registered(f"the address of {_seat_name(talk, context)} is to be changed to {address}, once that "
-                             "address confirms")
+                    f"SET ADDRESS {address}", said_in_english(news(lambda: _receive(talk, context))))
+        talk.tell_registered(said_in_english(news(lambda: _address_to_change(talk, context, address))))
         return
     _move(talk, game, context.seat or "MASTER", address)
     talk.copy_to(address)
-    talk.echo(text, "ok", f"mail will now go to {address}")
+    talk.echo(text, "ok", _("mail will now go to {address}", address=address))
 
 
 def address_confirmed(talk: Conversation, request: Confirmation, text: str) -> None:
@@ -139,15 +144,15 @@ def address_confirmed(talk: Conversation, request: Confirmation, text: str) -> N
     current = game.gm_address if who == "MASTER" else (
         player.address if player is not None and host.is_played(player) else None)
     if current != previous or game.state == GameState.FINISHED:
-        talk.echo(text, "error", f"the seat's address has changed since {request.address} was asked: nothing done",
-                  code="ADDRESS_CHANGED")
+        talk.echo(text, "error", _("the seat's address has changed since {address} was asked: nothing done",
+                                   address=request.address), code="ADDRESS_CHANGED")
         return
     if taken := _played_elsewhere(talk, game, who, request.address):
         talk.echo(text, "error", taken.message, code=taken.code)
         return
     _move(talk, game, who, request.address)
-    talk.echo(text, "ok", f"the mail of {_seat_name(talk, Context(game=game, seat=None if who == 'MASTER' else who))} "
-              f"will now go to {request.address}")
+    seat = Context(game=game, seat=None if who == "MASTER" else who)
+    talk.echo(text, "ok", _address_moved(talk, seat, request.address))
 
 
 def _played_elsewhere(talk: Conversation, game: Game, who: str, address: str) -> Why | None:
@@ -156,13 +161,13 @@ def _played_elsewhere(talk: Conversation, game: Game, who: str, address: str) ->
     if who == "MASTER" or not any(mailbox.same(player.address, address) for seat, player in
                                   host.seats(talk.session, game).items() if seat != who and host.is_played(player)):
         return None
-    return Why("ALREADY_PLAYING", f"{address} already plays another {talk.kinds.of(game).seat_word} in this game")
+    return Why("ALREADY_PLAYING", _("{address} already plays another seat in this game", address=address))
 
 
 def _move(talk: Conversation, game: Game, who: str, address: str) -> None:
     """Send the mail of seat ``who`` (a power, or MASTER) to ``address``; the address it had
     is told (one notice per address and mail, `Conversation.notices`)."""
-    seat = _seat_name(talk, Context(game=game, seat=None if who == "MASTER" else who))
+    seat = Context(game=game, seat=None if who == "MASTER" else who)
     if who == "MASTER":
         previous: str | None = game.gm_address
         game.gm_address = address
@@ -170,16 +175,60 @@ def _move(talk: Conversation, game: Game, who: str, address: str) -> None:
         player = host.seats(talk.session, game)[who]
         previous, player.address = player.address, address
     if previous and previous != address:
-        talk.notices.setdefault(previous, []).append(f"the address of {seat} was changed to {address}")
+        changed = said_in_english(news(lambda: _address_changed(talk, seat, address)))
+        talk.notices.setdefault(previous, []).append(changed)
 
 
-def _seat_name(talk: Conversation, context: Context) -> str:
+# What is said of a seat's registration, one whole sentence each for the game master and for a seat.
+
+def _password_changed(talk: Conversation, context: Context) -> str:
     assert context.game is not None
-    who = "the game master" if context.is_master else talk.kinds.of(context.game).seat_title(context.seat or "")
-    return f"{who} in {context.game.name}"
+    if context.is_master:
+        return _("the password of the game master in {game} was changed", game=context.game.name)
+    return _("the password of {seat} in {game} was changed", seat=_title(talk, context), game=context.game.name)
 
 
-def resign(talk: Conversation, text: str, _: cmd.Resign) -> None:
+def _receive(talk: Conversation, context: Context) -> str:
+    """What a new address is asked to consent to (`consent.ask`: the words after "confirm that you want")."""
+    assert context.game is not None
+    if context.is_master:
+        return _("to receive the mail of the game master in {game}", game=context.game.name)
+    return _("to receive the mail of {seat} in {game}", seat=_title(talk, context), game=context.game.name)
+
+
+def _address_to_change(talk: Conversation, context: Context, address: str) -> str:
+    assert context.game is not None
+    if context.is_master:
+        return _("the address of the game master in {game} is to be changed to {address}, once that address "
+                 "confirms", game=context.game.name, address=address)
+    return _("the address of {seat} in {game} is to be changed to {address}, once that address confirms",
+             seat=_title(talk, context), game=context.game.name, address=address)
+
+
+def _address_moved(talk: Conversation, context: Context, address: str) -> str:
+    assert context.game is not None
+    if context.is_master:
+        return _("the mail of the game master in {game} will now go to {address}", game=context.game.name,
+                 address=address)
+    return _("the mail of {seat} in {game} will now go to {address}", seat=_title(talk, context),
+             game=context.game.name, address=address)
+
+
+def _address_changed(talk: Conversation, context: Context, address: str) -> str:
+    assert context.game is not None
+    if context.is_master:
+        return _("the address of the game master in {game} was changed to {address}", game=context.game.name,
+                 address=address)
+    return _("the address of {seat} in {game} was changed to {address}", seat=_title(talk, context),
+             game=context.game.name, address=address)
+
+
+def _title(talk: Conversation, context: Context) -> str:
+    assert context.game is not None
+    return talk.kinds.of(context.game).seat_title(context.seat or "")
+
+
+def resign(talk: Conversation, text: str, _command: cmd.Resign) -> None:
     game, power, player = talk.context.game, talk.context.seat, talk.context.player
     assert game is not None and power is not None and player is not None
     kind = talk.kinds.of(game)
@@ -189,11 +238,15 @@ def resign(talk: Conversation, text: str, _: cmd.Resign) -> None:
     resigned = kind.resigned(talk, game, power)
     # A seat that can have no player again has left the game (Exchange's investor, E32): it is no dummy.
     left = kind.no_new_player(talk.session, game, power) is not None
-    note = f"you have resigned; your {kind.seat_word} " + ("has left the game" if left else "is now a dummy") + resigned
-    host.record(game, f"the player of {kind.seat_title(power)} resigned")
-    talk.announce(f"the player of {kind.seat_title(power)} resigned: "
-                  + ("it has left the game" if left else f"it is now a dummy {kind.seat_word}"),
-                  public=True, at=before)  # observers are told of resignations too (docs/players/by-mail.md)
+    note = (_("you have resigned; your seat has left the game") if left
+            else _("you have resigned; your seat is now a dummy")) + resigned
+    title = kind.seat_title(power)
+    host.record(game, f"the player of {title} resigned")
+    if left:
+        told = news(lambda: _("the player of {seat} resigned: it has left the game", seat=title))
+    else:
+        told = news(lambda: _("the player of {seat} resigned: it is now a dummy", seat=title))
+    talk.announce(told, public=True, at=before)  # observers are told of resignations too (docs/players/by-mail.md)
     talk.context = Context()
     talk.echo(text, "ok", note)
 
@@ -204,10 +257,10 @@ def set_absence(talk: Conversation, text: str, command: cmd.SetAbsence) -> None:
     game, power = talk.context.game, talk.context.seat
     assert game is not None and power is not None
     if game.state == GameState.FINISHED:
-        talk.echo(text, "error", "the game has ended", code="GAME_ENDED")
+        talk.echo(text, "error", _("the game has ended"), code="GAME_ENDED")
         return
     if command.start < talk.now.date():
-        talk.echo(text, "error", "an absence cannot start in the past", code="IN_THE_PAST")
+        talk.echo(text, "error", _("an absence cannot start in the past"), code="IN_THE_PAST")
         return
     days = (command.end - command.start).days + 1
     taken = sum((a.end - a.start).days + 1 for a in talk.session.scalars(select(Absence).where(
@@ -217,16 +270,20 @@ def set_absence(talk: Conversation, text: str, command: cmd.SetAbsence) -> None:
     talk.session.add(absence)
     if taken + days <= rules_of(game).absence_days:
         approve_absence(talk, absence)
-        talk.echo(text, "ok", f"absence approved ({counted(days, 'day')}; {taken + days} of the game's "
-                  f"{rules_of(game).absence_days} a year)", code="ABSENCE_APPROVED")
+        talk.echo(text, "ok", ngettext("absence approved ({count} day; {used} of the game's {most} a year)",
+                                       "absence approved ({count} days; {used} of the game's {most} a year)", days,
+                                       used=taken + days, most=rules_of(game).absence_days), code="ABSENCE_APPROVED")
     else:
         absence.status = "pending"
         title = talk.kinds.of(game).seat_title(power)
-        talk.send(to=game.gm_address, subject=f"{game.name}: absence asked by {title}", kind="notice",
-                  game_id=game.id, body=f"{title} asks to be absent from {command.start} to {command.end} "
-                  f"({counted(days, 'day')}).\nAPPROVE ABSENCE {power} or DENY ABSENCE {power}, signed on as the "
-                  "master.\n")
-        talk.echo(text, "ok", "absence asked for: the game master decides (you will be told)", code="ABSENCE_ASKED")
+        with writing_to(talk.session, talk.settings, game.gm_address, game):  # the master's mail, in theirs
+            subject = _("{game}: absence asked by {seat}", game=game.name, seat=title)
+            asked = ngettext("{seat} asks to be absent from {start} to {end} ({count} day).",
+                             "{seat} asks to be absent from {start} to {end} ({count} days).", days, seat=title,
+                             start=command.start, end=command.end)
+            how = _("APPROVE ABSENCE {power} or DENY ABSENCE {power}, signed on as the master.", power=power)
+            talk.send(to=game.gm_address, subject=subject, kind="notice", game_id=game.id, body=f"{asked}\n{how}\n")
+        talk.echo(text, "ok", _("absence asked for: the game master decides (you will be told)"), code="ABSENCE_ASKED")
 
 
 def approve_absence(talk: Conversation, absence: Absence) -> None:
@@ -243,11 +300,13 @@ def approve_absence(talk: Conversation, absence: Absence) -> None:
         moved = past_absences(talk.session, game, game.deadline, setting)
         if moved != game.deadline:
             move_to(game, moved, talk.now)
-            talk.announce(f"{title} is absent from {absence.start} to {absence.end}: the deadline "
-                          f"of {game.phase} moves to {when(moved)}")
+            phase, deadline = game.phase, when(moved)
+            talk.announce(news(lambda: _("{seat} is absent from {start} to {end}: the deadline of {phase} moves to "
+                                         "{deadline}", seat=title, start=absence.start, end=absence.end, phase=phase,
+                                         deadline=deadline)))
             return
-    talk.announce(f"{title} will be absent from {absence.start} to {absence.end}: no deadline "
-                  "falls in those days")
+    talk.announce(news(lambda: _("{seat} will be absent from {start} to {end}: no deadline falls in those days",
+                                 seat=title, start=absence.start, end=absence.end)))
 
 
 COMMANDS = (

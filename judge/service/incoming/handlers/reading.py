@@ -12,15 +12,27 @@ from typing import TypeVar
 
 from sqlalchemy import bindparam, select
 
+from judge.language import gettext as _
 from judge.service import mailbox
 from judge.service.hosting import host
 from judge.service.hosting.host import Reads
 from judge.service.hosting.kinds import Kinds
+from judge.service.hosting.turn import Said
 from judge.service.incoming.handlers.answers import Answers
 from judge.service.states import GameState
 from judge.store.models import Game, Player
 
 T = TypeVar("T")
+
+
+def news(sentence: Callable[[], str]) -> Said:
+    """A sentence for readers who may read other languages than the mail's writer (an announcement to a
+    game's players and observers, a phase's preface, a notice to a seat's registered address), given as
+    a function that writes it (``lambda: _("...", ...)``): written in English, the messages' language,
+    while those mails are made of one text for all their readers; once they take a function called in
+    each reader's language (`judge.service.hosting.turn.Said`), this gives the function itself."""
+    return sentence
+
 
 # A game's row, locked and read afresh: built once, as every sign-on runs it.
 _GAME = (select(Game).where(Game.name == bindparam("name")).with_for_update()
@@ -79,7 +91,7 @@ class Reading(Answers):
         """`game`, or None after answering the line that there is no such game."""
         game = self.game_named(name)
         if game is None:
-            self.echo(text, "error", f"there is no game '{name}'", code="NO_SUCH_GAME")
+            self.echo(text, "error", _("there is no game '{name}'", name=name), code="NO_SUCH_GAME")
         return game
 
     def named_seat(self, text: str, game: Game, word: str) -> str | None:
