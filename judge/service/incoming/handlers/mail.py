@@ -776,15 +776,17 @@ def mask_old_quarantine(db: Database, settings: Settings, now: datetime) -> int:
 
 def _tell_of_quarantine(session: Session, settings: Settings, row: InboundRow, now: datetime, reason: str) -> None:
     mail = parse_mail(row.raw, envelope_from=row.envelope_from)
-    if mail.reply_to and not mail.automatic:
-        queue(session, settings, to=mail.reply_to, subject=reply_subject(mail), kind="reply", now=now,
-              in_reply_to=mail.message_id, references=mail.references,
-              body=render("failure", settings=settings))
     game = game_signed_on(session, mail)
+    if mail.reply_to and not mail.automatic:
+        with preferences.writing_to(session, settings, mail.reply_to, game):
+            queue(session, settings, to=mail.reply_to, subject=reply_subject(mail), kind="reply", now=now,
+                  in_reply_to=mail.message_id, references=mail.references,
+                  body=render("failure", settings=settings))
     to = game.gm_address if game is not None else settings.admin_address
-    queue(session, settings, to=to, subject=f"Mail {row.id} quarantined", kind="notice", now=now,
-          game_id=game.id if game else None,
-          body=render("quarantined", row=row, mail=mail, reason=reason, game=game, settings=settings))
+    with preferences.writing_to(session, settings, to, game):
+        queue(session, settings, to=to, subject=_("Mail {number} quarantined", number=row.id), kind="notice",
+              now=now, game_id=game.id if game else None,
+              body=render("quarantined", row=row, mail=mail, reason=reason, game=game, settings=settings))
 
 
 def game_signed_on(session: Session, mail: InboundMail) -> Game | None:

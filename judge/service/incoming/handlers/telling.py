@@ -2,18 +2,43 @@
 players, master and observers (one round per game and mail, or folded into the results of the phase the
 mail processes), the copies of the reply to a seat's registered address, and the notices of changed
 registrations; each counted against ``max_mails_per_mail``.
+
+An announcement goes to readers who may each read another language: its lines may be given as
+callables (`Said`) that write the line in the language being written in, and each reader's mail is
+composed in that reader's language (`judge.service.outgoing.preferences.writing_to`, one text per
+language); a line given as a plain string is told as it was written.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 
+from judge.language import SOURCE, ngettext, reading
+from judge.language import gettext as _
 from judge.service import mailbox
 from judge.service.hosting import host
 from judge.service.incoming.handlers.reading import Reading
 from judge.service.outgoing.outbox import queue
+from judge.service.outgoing.preferences import language_of
 from judge.service.templates import render
 from judge.store.models import Game
+
+Said = str | Callable[[], str]
+"""A line of news: as written, or a callable that writes it in the language being written in."""
+
+
+def said(line: Said) -> str:
+    """``line`` in the language being written in."""
+    return line() if callable(line) else line
+
+
+def _key(line: Said) -> str:
+    """``line`` as its English words, by which a later line makes it moot (`Telling.announce`)."""
+    if not callable(line):
+        return line
+    with reading(SOURCE):
+        return line()
 
 
 class Telling(Reading):
@@ -22,8 +47,8 @@ class Telling(Reading):
     now: datetime
     mails_sent: int
     rounds: dict[int, int]
-    announcements: dict[int, list[str]]
-    public: dict[int, list[str]]
+    announcements: dict[int, list[Said]]
+    public: dict[int, list[Said]]
     also_told: dict[int, set[str]]
     worded_apart: set[int]
     master_told: set[int]
@@ -46,8 +71,8 @@ class Telling(Reading):
         so that a line worked out later may be put before what came meanwhile (`announce`'s ``at``)."""
         return len(self.announcements.get(game.id, [])), len(self.public.get(game.id, []))
 
-    def announce(self, what: str, also: str | None = None, game: Game | None = None, master: bool = True,
-                 public: bool = False, observers: str | None = None, at: tuple[int, int] | None = None,
+    def announce(self, what: Said, also: str | None = None, game: Game | None = None, master: bool = True,
+                 public: bool = False, observers: Said | None = None, at: tuple[int, int] | None = None,
                  setting: str | None = None) -> None:
         """Tell every player of the signed-on game (or ``game``; and ``also``, a player who just
         left it) what happened: one mail per player and mail, sent after the reply (or before a
@@ -71,7 +96,7 @@ class Telling(Reading):
         if game.id not in self.rounds:
             self.rounds[game.id] = self.round_size(game)
             self.mails_sent += self.rounds[game.id]
-        moot = {what, observers or what}
+        moot = {_key(what), _key(observers or what)}
         if setting is not None and (told_before := self.settings_told.get((game.id, setting))) is not None:
             moot.add(told_before)
         players, watching = at or (None, None)
@@ -83,8 +108,8 @@ class Telling(Reading):
             watching = _without(told, moot, watching)
             told.insert(len(told) if watching is None else watching, observers or what)
         if setting is not None:
-            self.settings_told[(game.id, setting)] = what
-        if observers and observers != what:
+            self.settings_told[(game.id, setting)] = _key(what)
+        if observers and _key(observers) != _key(what):
             self.worded_apart.add(game.id)
         if also:
             self.also_told.setdefault(game.id, set()).add(also)
@@ -107,9 +132,12 @@ class Telling(Reading):
         size, budget = self.round_size(game), self.settings.max_mails_per_mail
         if self.mails_sent + size <= budget:
             return None
-        return (f"not done: this mail has already caused {self.mails_sent} mails, and telling {game.name}'s players "
-                f"and observers would be {size} more, over the judge's limit of {budget} a mail: send it in a mail "
-                "of its own")
+        return ngettext("not done: this mail has already caused {sent} mails, and telling {game}'s players and "
+                        "observers would be {count} more, over the judge's limit of {budget} a mail: send it in a "
+                        "mail of its own",
+                        "not done: this mail has already caused {sent} mails, and telling {game}'s players and "
+                        "observers would be {count} more, over the judge's limit of {budget} a mail: send it in a "
+                        "mail of its own", size, sent=self.mails_sent, game=game.name, budget=budget)
 
     def foldable(self, game: Game) -> int:
         """The mails of ``game``'s announcement round that `take_news` would save: all of its round
@@ -124,13 +152,14 @@ class Telling(Reading):
     def take_news(self, game: Game) -> list[str]:
         """What this mail announced to ``game``, taken out of its announcement round to be said in
         the results of the phase it processes instead (one mail per reader, not two), when every
-        reader of the results may read it (`foldable`); else nothing, and the round stays."""
+        reader of the results may read it (`foldable`); else nothing, and the round stays.  The lines are
+        written in the language being written in."""
         if not self.foldable(game):
             return []
         self.mails_sent -= self.rounds.pop(game.id)
         self.public.pop(game.id, None)
         self.master_told.discard(game.id)
-        return self.announcements.pop(game.id)
+        return [said(line) for line in self.announcements.pop(game.id)]
 
     def announce_now(self, game: Game) -> None:
         """Queue what this mail announced to ``game``'s players so far now, not after the reply:
@@ -139,7 +168,7 @@ class Telling(Reading):
         if news := self.announcements.pop(game.id, None):
             self._announce(game.id, news, self.public.pop(game.id, []))
 
-    def _announce(self, game_id: int, news: list[str], public: list[str]) -> None:
+    def _announce(self, game_id: int, news: list[Said], public: list[Said]) -> None:
         game = self.session.get(Game, game_id)
         assert game is not None
         played = {p.address for p in host.seats(self.session, game).values() if host.is_played(p)}
@@ -148,12 +177,19 @@ class Telling(Reading):
             told.add(game.gm_address)
         watching = [address for address in host.observers(self.session, game) if address not in told] if public else []
         for readers, lines in ((sorted(a for a in told if a), news), (watching, public)):
-            headline = lines[0].split(": ", 1)[0] if lines else ""
-            subject = f"{game.name}: " + (headline if len(lines) == 1 else f"{headline} (and more)")
-            body = render("announcement", game=game, news=lines) if readers else ""
+            languages: dict[str, list[str]] = {}  # one text per language, each reader's in their own
             for address in readers:
-                queue(self.session, self.settings, to=address, subject=subject[:200], kind="announcement",
-                      now=self.now, game_id=game.id, body=body)
+                languages.setdefault(language_of(self.session, self.settings, address, game), []).append(address)
+            for language, addresses in languages.items():
+                with reading(language):
+                    written = [said(line) for line in lines]
+                    headline = written[0].split(": ", 1)[0] if written else ""
+                    subject = (_("{game}: {headline}", game=game.name, headline=headline) if len(written) == 1
+                               else _("{game}: {headline} (and more)", game=game.name, headline=headline))
+                    body = render("announcement", game=game, news=written)
+                    for address in addresses:
+                        queue(self.session, self.settings, to=address, subject=subject[:200], kind="announcement",
+                              now=self.now, game_id=game.id, body=body)
 
     def proved(self, address: str) -> None:
         """Note that this mail proved ``address`` is its writer's: it signed on to a seat (or as
@@ -175,11 +211,11 @@ class Telling(Reading):
             self.notices.setdefault(self.context.registered, []).append(change)
 
 
-def _without(lines: list[str], moot: set[str], at: int | None) -> int | None:
+def _without(lines: list[Said], moot: set[str], at: int | None) -> int | None:
     """Take out of ``lines`` (a mail's news) those in ``moot``; ``at``, where a new line is to go,
     moved back past those taken out before it."""
     for index in range(len(lines) - 1, -1, -1):
-        if lines[index] in moot:
+        if _key(lines[index]) in moot:
             del lines[index]
             if at is not None and index < at:
                 at -= 1
