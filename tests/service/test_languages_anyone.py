@@ -133,3 +133,34 @@ def test_these_answers_are_messages_from_their_first_line_to_their_last(tmp_path
         judge.send(ALICE, "CHECK\nSIGNON\nSET MAPS PNG\nSET FORM OFF\nHISTORY\nCONFIRM x\nJOIN\nSET ABSENCE x")
         said = judge.last_to(ALICE).body
     assert untranslated(said) == []
+
+
+def test_a_replacement_is_told_to_each_reader_in_their_own_language(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """REPLACE: the new player's consent, the game master's notice, the old player's and the players'
+    announcement, each in the language of the one who reads it."""
+    judge = start_auction(auction_judge(tmp_path))
+    alice, bob = seat("Alice"), seat("Bob")
+    judge.send(alice.address, "SET LANGUAGE it")
+    judge.send(GM, "SET LANGUAGE fr")
+    judge.send(DAN, "SET LANGUAGE it")
+    judge.new_mail()
+    caplog.clear()
+    with caplog.at_level(logging.WARNING):
+        judge.send(GM, f"{MASTER}\nREPLACE Bob {DAN}")
+        asked = next(m for m in judge.new_mail() if m.to == DAN)
+        assert asked.subject == f"Conferma per favore: REPLACE Bob@{GAME}"
+        assert "per giocare Bob in quella partita al posto del suo giocatore, come ha chiesto il game master" in (
+            asked.body)
+        token = re.search(r"^CONFIRM (\S+) tuapassword$", asked.body, re.M)
+        assert token is not None
+        judge.send(DAN, f"CONFIRM {token.group(1)} dans-pw", confirm=False)
+    mails = judge.new_mail()
+    to_master = next(m for m in mails if m.to == GM and m.subject == f"{GAME} : Bob remplacée")
+    assert f"{DAN} a confirmé et joue maintenant Bob dans {GAME} à la place de {bob.address}." in to_master.body
+    to_bob = next(m for m in mails if m.to == bob.address)
+    assert f"The game master of {GAME} has given Bob to a new player" in to_bob.body  # Bob chose nothing
+    to_alice = next(m for m in mails if m.to == alice.address)
+    assert f"il game master ha dato Bob a un nuovo giocatore ({DAN})" in to_alice.body
+    assert "to a new player" not in to_alice.body and f"Partita {GAME}:" in to_alice.body
+    _no_mixed_mail(caplog)

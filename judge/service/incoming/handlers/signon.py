@@ -316,9 +316,14 @@ def _take_over(talk: Conversation, shown: str, game: Game, power: str, address: 
     if not talk.session.scalar(select(Signon.id).where(Signon.game_id == game.id, Signon.who == power,
                                                        Signon.source == key)):
         talk.session.add(Signon(game_id=game.id, who=power, source=key, network=network, at=talk.now))
-    who = "" if rules_of(game).anonymous else f" ({address})"
-    talk.announce(f"{title} has a new player{who}", game=game, master=False,  # told above
-                  observers=f"{title} has a new player")  # observers are told, never an address
+    def told() -> str:  # each reader's in their language (`Telling.announce`)
+        return _("{seat} has a new player", seat=title)
+
+    def named() -> str:
+        return _("{seat} has a new player ({address})", seat=title, address=address)
+
+    talk.announce(told if rules_of(game).anonymous else named, game=game, master=False,  # told above
+                  observers=told)  # observers are told, never an address
 
 
 def _tell_master(talk: Conversation, game: Game, power: str, address: str, key: str, network: str | None,
@@ -426,9 +431,14 @@ def replace_confirmed(talk: Conversation, request: Confirmation, text: str) -> N
         queue(talk.session, talk.settings, to=game.gm_address,
               subject=_("{game}: {seat} replaced", game=game.name, seat=title), kind="notice",
               now=talk.now, game_id=game.id, body=told + "\n")
-    who = "" if rules_of(game).anonymous else f" ({address})"
-    talk.announce(f"the game master gave {title} to a new player{who}", game=game, master=False,  # told above
-                  observers=f"the game master gave {title} to a new player")
+    def given() -> str:  # each reader's in their language (`Telling.announce`)
+        return _("the game master gave {seat} to a new player", seat=title)
+
+    def named() -> str:
+        return _("the game master gave {seat} to a new player ({address})", seat=title, address=address)
+
+    talk.announce(given if rules_of(game).anonymous else named, game=game, master=False,  # told above
+                  observers=given)
 
 
 COMMANDS = (
