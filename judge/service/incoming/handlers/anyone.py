@@ -62,7 +62,7 @@ def help_(talk: Conversation, text: str, command: cmd.Help) -> None:
     except help_topics.NoTopic as exc:
         talk.echo(text, "error", str(exc), code="NO_SUCH_TOPIC")
         return
-    talk.answer_long(text, "help.txt", body, "the judge's help")
+    talk.answer_long(text, "help.txt", body, _("the judge's help"))
 
 
 def phase_named(talk: Conversation, text: str, command: cmd.PhaseNamed) -> None:
