@@ -671,19 +671,19 @@ def _command(words: list[str]) -> Command:
     return reader(keyword, args)
 
 
-def _help(_: str, args: list[str]) -> Command:
+def _help(_word: str, args: list[str]) -> Command:
     if len(args) > 2:
         raise ValueError(_("expected HELP, HELP topic or HELP KIND topic"))
     return Help(tuple(word.lower() for word in args))
 
 
-def _phase(_: str, args: list[str]) -> Command:
+def _phase(_word: str, args: list[str]) -> Command:
     if len(args) != 1 or not PHASE_NAME.fullmatch(args[0]):
         raise ValueError(_("expected PHASE and the phase the mail is meant for (e.g. PHASE S1902M)"))
     return PhaseNamed(args[0].upper())
 
 
-def _list(_: str, args: list[str]) -> Command:
+def _list(_word: str, args: list[str]) -> Command:
     if len(args) == 2 and args[0].upper() == "FROM":
         return ListGames(start=_game(args[1]))
     if len(args) > 1:
@@ -691,13 +691,13 @@ def _list(_: str, args: list[str]) -> Command:
     return ListGames(_game(args[0]) if args else None)
 
 
-def _create(_: str, args: list[str]) -> Command:
+def _create(_word: str, args: list[str]) -> Command:
     if len(args) < 2:
         raise ValueError(_("expected CREATE game password [variant] [OPTION ...]"))
     return Create(_game(args[0]), args[1], tuple(args[2:]))
 
 
-def _join(_: str, args: list[str]) -> Command:
+def _join(_word: str, args: list[str]) -> Command:
     key = None
     if len(args) >= 4 and args[-2].upper() == "KEY":
         key, args = args[-1], args[:-2]
@@ -708,7 +708,7 @@ def _join(_: str, args: list[str]) -> Command:
     return Join(_game(args[0]), args[1], " ".join(args[2:]) or None, key)  # a wish of two words: NEW YORK
 
 
-def _takeover(_: str, args: list[str]) -> Command:
+def _takeover(_word: str, args: list[str]) -> Command:
     signon = _signon(args)
     return Takeover(signon.game, signon.who, signon.password)
 
@@ -727,13 +727,13 @@ def _absence_decided(keyword: str, args: list[str]) -> Command:
     return DecideAbsence(args[1].upper(), keyword == "APPROVE")
 
 
-def _whogame(_: str, args: list[str]) -> Command:
+def _whogame(_word: str, args: list[str]) -> Command:
     if len(args) > 1:
         raise ValueError(_("expected WHOGAME game"))
     return WhoGame(_game(args[0]) if args else None)
 
 
-def _get(_: str, args: list[str]) -> Command:
+def _get(_word: str, args: list[str]) -> Command:
     if [a.upper() for a in args] == ["RECORD"]:
         return GetRecord()
     if args and args[0].upper() == "RATING":
@@ -743,31 +743,31 @@ def _get(_: str, args: list[str]) -> Command:
     return GetInfo(_game(args[1]) if len(args) == 2 else None)
 
 
-def _summary(_: str, args: list[str]) -> Command:
+def _summary(_word: str, args: list[str]) -> Command:
     if len(args) > 1:
         raise ValueError(_("expected SUMMARY game"))
     return Summary(_game(args[0]) if args else None)
 
 
-def _confirm(_: str, args: list[str]) -> Command:
+def _confirm(_word: str, args: list[str]) -> Command:
     if len(args) not in (1, 2):
         raise ValueError(_("expected CONFIRM token (the token the judge mailed to you)"))
     return Confirm(args[0], args[1] if len(args) == 2 else None)
 
 
-def _replace(_: str, args: list[str]) -> Command:
+def _replace(_word: str, args: list[str]) -> Command:
     if len(args) != 2 or "@" not in args[1]:
         raise ValueError(_("expected REPLACE POWER new@address"))
     return Replace(args[0].upper(), args[1])
 
 
-def _terminate(_: str, args: list[str]) -> Command:
+def _terminate(_word: str, args: list[str]) -> Command:
     if len(args) > 1:
         raise ValueError(_("expected TERMINATE, then TERMINATE code to confirm"))
     return Terminate(args[0] if args else None)
 
 
-def _dummy(_: str, args: list[str]) -> Command:
+def _dummy(_word: str, args: list[str]) -> Command:
     if not args:
         raise ValueError(_("expected DUMMY POWER"))
     return Dummy(" ".join(args).upper())
@@ -776,9 +776,9 @@ def _dummy(_: str, args: list[str]) -> Command:
 _READERS: dict[str, Callable[[str, list[str]], Command]] = {
     "HELP": _help, "PHASE": _phase, "LIST": _list, "CREATE": _create, "JOIN": _join, "TAKEOVER": _takeover,
     "OBSERVE": _observe, "UNOBSERVE": _observe, "APPROVE": _absence_decided, "DENY": _absence_decided,
-    "HISTORY": lambda _, args: _history(args), "WHOGAME": _whogame, "GET": _get, "SUMMARY": _summary,
-    "SIGNON": lambda _, args: _signon(args), "CONFIRM": _confirm, "REPLACE": _replace, "TERMINATE": _terminate,
-    "DUMMY": _dummy, "SET": lambda _, args: _set(args),
+    "HISTORY": lambda _word, args: _history(args), "WHOGAME": _whogame, "GET": _get, "SUMMARY": _summary,
+    "SIGNON": lambda _word, args: _signon(args), "CONFIRM": _confirm, "REPLACE": _replace, "TERMINATE": _terminate,
+    "DUMMY": _dummy, "SET": lambda _word, args: _set(args),
 }
 """The reader of each of the host's words that take words after them (`_command`)."""
 
@@ -999,26 +999,26 @@ def _set_duration(what: str, rest: list[str]) -> SetDuration | None:
 
 
 _SETTINGS: dict[str, Callable[[str, list[str]], Command | None]] = {
-    "PASSWORD": lambda _, rest: SetPassword(rest[0]) if len(rest) == 1 else None,
-    "ADDRESS": lambda _, rest: _set_address(rest),
-    "DEADLINE": lambda _, rest: SetDeadline(parse_deadline(" ".join(rest))),
-    "ABSENCE": lambda _, rest: _absence(rest),
-    "LISTED": lambda _, rest: None if rest else SetFlag("listed", True),
-    "UNLISTED": lambda _, rest: None if rest else SetFlag("listed", False),
-    "OBSERVERS": lambda _, rest: _set_observers(rest),
-    "PRESS": lambda _, rest: _press_option(rest),
+    "PASSWORD": lambda _word, rest: SetPassword(rest[0]) if len(rest) == 1 else None,
+    "ADDRESS": lambda _word, rest: _set_address(rest),
+    "DEADLINE": lambda _word, rest: SetDeadline(parse_deadline(" ".join(rest))),
+    "ABSENCE": lambda _word, rest: _absence(rest),
+    "LISTED": lambda _word, rest: None if rest else SetFlag("listed", True),
+    "UNLISTED": lambda _word, rest: None if rest else SetFlag("listed", False),
+    "OBSERVERS": lambda _word, rest: _set_observers(rest),
+    "PRESS": lambda _word, rest: _press_option(rest),
     "ZONE": _set_zone,
     "MYZONE": _set_zone,
-    "PRIVATE": lambda _, rest: SetPrivate(rest[0]) if len(rest) == 1 else None,
-    "PUBLIC": lambda _, rest: None if rest else SetPrivate(None),
-    "CLOCK": lambda _, rest: _set_clock(rest),
-    "MAPS": lambda _, rest: _set_maps(rest),
-    "FORM": lambda _, rest: _set_form(rest),
-    "LANGUAGE": lambda _, rest: _set_language(rest, game=False),
-    "GAME": lambda _, rest: _set_game(rest),
-    "SILENCE": lambda _, rest: _silence([w.upper() for w in rest]),
-    "GATE": lambda _, rest: _gate([w.upper() for w in rest]),
-    "OPENING": lambda _, rest: SetOpening(rest[0].upper()) if len(rest) == 1 else None,
+    "PRIVATE": lambda _word, rest: SetPrivate(rest[0]) if len(rest) == 1 else None,
+    "PUBLIC": lambda _word, rest: None if rest else SetPrivate(None),
+    "CLOCK": lambda _word, rest: _set_clock(rest),
+    "MAPS": lambda _word, rest: _set_maps(rest),
+    "FORM": lambda _word, rest: _set_form(rest),
+    "LANGUAGE": lambda _word, rest: _set_language(rest, game=False),
+    "GAME": lambda _word, rest: _set_game(rest),
+    "SILENCE": lambda _word, rest: _silence([w.upper() for w in rest]),
+    "GATE": lambda _word, rest: _gate([w.upper() for w in rest]),
+    "OPENING": lambda _word, rest: SetOpening(rest[0].upper()) if len(rest) == 1 else None,
     **dict.fromkeys(_DURATIONS, _set_duration),
 }
 """The reader of each of the host's SET words, given the word and the words after it: a command, or
