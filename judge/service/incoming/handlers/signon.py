@@ -316,14 +316,15 @@ def _take_over(talk: Conversation, shown: str, game: Game, power: str, address: 
     if not talk.session.scalar(select(Signon.id).where(Signon.game_id == game.id, Signon.who == power,
                                                        Signon.source == key)):
         talk.session.add(Signon(game_id=game.id, who=power, source=key, network=network, at=talk.now))
-    def told() -> str:  # each reader's in their language (`Telling.announce`)
+
+    def unnamed() -> str:  # each reader's in their language (`Telling.announce`)
         return _("{seat} has a new player", seat=title)
 
     def named() -> str:
         return _("{seat} has a new player ({address})", seat=title, address=address)
 
-    talk.announce(told if rules_of(game).anonymous else named, game=game, master=False,  # told above
-                  observers=told)  # observers are told, never an address
+    talk.announce(unnamed if rules_of(game).anonymous else named, game=game, master=False,  # told above
+                  observers=unnamed)  # observers are told, never an address
 
 
 def _tell_master(talk: Conversation, game: Game, power: str, address: str, key: str, network: str | None,
