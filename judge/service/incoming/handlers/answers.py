@@ -109,7 +109,7 @@ class Answers:
             more += _("; cut at {count} characters", count=format(LONGEST, ","))
         lines = body.splitlines()
         if len(lines) <= LONG:
-            self.echo(text, "info", more[2:], lines)
+            self.echo(text, "info", more.lstrip(" ;"), lines)  # its clauses, less the first "; "
             return
         attachment = Attachment(filename, "text/plain", body.encode("utf-8"))
         if self.attach([attachment]):
