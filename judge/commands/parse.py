@@ -29,7 +29,7 @@ from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from judge.language import gettext as _
-from judge.language import name_of, offered
+from judge.language import name_of, ngettext, offered
 from judge.mail.inbound import ends_press, opens_press, press_closed, restarts_press
 
 
@@ -73,9 +73,14 @@ class Join:
     prefer: tuple[str, ...] = ()
 
 
-JOIN_USAGE = ("expected JOIN game password [wish] [KEY key], the wish being the power or country you would like, or "
-              "the name you will play under where the game asks for one; or JOIN game password PREFER and the "
-              "powers or countries wanted, best first")
+def join_usage() -> str:
+    """How JOIN is written, in the language being written in."""
+    return _("expected JOIN game password [wish] [KEY key], the wish being the power or country you would like, or "
+             "the name you will play under where the game asks for one; or JOIN game password PREFER and the "
+             "powers or countries wanted, best first")
+
+
+JOIN_USAGE = join_usage()  # in English
 
 
 @dataclass(frozen=True)
@@ -493,7 +498,7 @@ the kind, not the grammar, knows which there are."""
 
 def _game(text: str) -> str:
     if not GAME_NAME.fullmatch(text):
-        raise ValueError(f"'{text}' is not a game name (a letter, then up to 19 letters, digits, - or _)")
+        raise ValueError(_("'{name}' is not a game name (a letter, then up to 19 letters, digits, - or _)", name=text))
     return text.lower()
 
 
@@ -513,7 +518,7 @@ def read_phase_length(text: str, words: Sequence[str], durations: Mapping[str, s
             return SetDuration(durations[words[1].upper()], parse_duration(words[2]))
         except ValueError as exc:
             return BadCommand(str(exc))
-    return BadCommand(f"bad SET command: '{text[:80]}' (the phases' lengths: {named})")
+    return BadCommand(_("bad SET command: '{line}' (the phases' lengths: {named})", line=text[:80], named=named))
 
 
 MASTER_WORDS = frozenset({"M", "MASTER", "GM"})
@@ -531,7 +536,7 @@ def press_tokens(words: Sequence[str], usage: str, separators: str = r"[\s,;/&+]
         raise ValueError(usage)
     if any(t.upper() == "ALL" for t in tokens):
         if len(tokens) > 1:
-            raise ValueError("PRESS TO ALL takes no other recipient")
+            raise ValueError(_("PRESS TO ALL takes no other recipient"))
         return ["ALL"]
     return tokens
 
@@ -546,19 +551,23 @@ def press_to_seats(words: Sequence[str], usage: str, seat: Callable[[str], str])
     return tuple(dict.fromkeys("MASTER" if t.upper() in MASTER_WORDS else seat(t) for t in tokens))
 
 
-def parse_duration(text: str, least: float = MIN_PHASE_HOURS, what: str = "a phase's length") -> float:
+def parse_duration(text: str, least: float = MIN_PHASE_HOURS, what: str | None = None) -> float:
     """Hours from ``48``, ``48h``, ``2d`` or ``90m``, at most MAX_DURATION_HOURS and at least
     ``least`` (the length of ``what``: by default a phase's, MIN_PHASE_HOURS)."""
     match = re.fullmatch(r"(\d{1,6}(?:\.\d{1,4})?)\s*([hdm]?)", text.strip().lower())
     if match is None:
-        raise ValueError(f"bad duration '{text[:40]}': use hours (48), or 48h, 2d, 90m")
+        raise ValueError(_("bad duration '{text}': use hours (48), or 48h, 2d, 90m", text=text[:40]))
     value = float(match.group(1))
     hours = {"": value, "h": value, "d": value * 24, "m": value / 60}[match.group(2)]
     if hours > MAX_DURATION_HOURS:
-        raise ValueError(f"a duration may be at most {MAX_DURATION_HOURS // 24} days")
+        raise ValueError(_("a duration may be at most {days} days", days=MAX_DURATION_HOURS // 24))
     if hours < least:
-        shortest = f"{least:g} hour{'s' if least != 1 else ''}" if least >= 1 else f"{round(least * 60)} minutes"
-        raise ValueError(f"{what} must be at least {shortest}")
+        what = what or _("a phase's length")
+        if least < 1:
+            raise ValueError(ngettext("{what} must be at least {count} minute", "{what} must be at least {count} "
+                                      "minutes", round(least * 60), what=what))
+        raise ValueError(_("{what} must be at least 1 hour", what=what) if least == 1 else
+                         _("{what} must be at least {hours} hours", what=what, hours=format(least, "g")))
     return hours
 
 
@@ -589,9 +598,10 @@ def read_date(word: str) -> date:
     except ValueError:
         found = None
     if found is None:
-        raise ValueError(f"'{word[:20]}' is not a date: write one as 2027-03-01 (YYYY-MM-DD)")
+        raise ValueError(_("'{word}' is not a date: write one as 2027-03-01 (YYYY-MM-DD)", word=word[:20]))
     if not FIRST_DATE <= found <= LAST_DATE:
-        raise ValueError(f"'{word}' is not a date the judge reads: a date is from {FIRST_DATE} to {LAST_DATE}")
+        raise ValueError(_("'{word}' is not a date the judge reads: a date is from {first} to {last}", word=word,
+                           first=FIRST_DATE, last=LAST_DATE))
     return found
 
 
@@ -600,12 +610,12 @@ def parse_deadline(text: str) -> datetime:
     ``Europe/Paris``), aware; its date as `read_date` reads one, an offset at most MAX_OFFSET."""
     match = re.fullmatch(r"(\S+?)[ T](\d{1,2}:\d{2})(?:\s+(\S+))?", text.strip(), re.ASCII)
     if match is None:
-        raise ValueError("expected SET DEADLINE YYYY-MM-DD HH:MM [zone]")
+        raise ValueError(_("expected SET DEADLINE YYYY-MM-DD HH:MM [zone]"))
     day = read_date(match.group(1))
     try:
         naive = datetime.combine(day, datetime.strptime(match.group(2), "%H:%M").time())
     except ValueError:
-        raise ValueError(f"'{match.group(2)}' is not a time of day (12:00)") from None
+        raise ValueError(_("'{time}' is not a time of day (12:00)", time=match.group(2))) from None
     zone = match.group(3)
     if zone is None:
         return naive
@@ -615,30 +625,31 @@ def parse_deadline(text: str) -> datetime:
     if offset:
         delta = timedelta(hours=int(offset.group(2)), minutes=int(offset.group(3)))
         if delta > MAX_OFFSET or int(offset.group(3)) > 59:
-            raise ValueError(f"'{zone}' is no offset from UTC: one is from -14:00 to +14:00")
+            raise ValueError(_("'{zone}' is no offset from UTC: one is from -14:00 to +14:00", zone=zone))
         return naive.replace(tzinfo=timezone(delta if offset.group(1) == "+" else -delta))
     try:
         if not re.fullmatch(r"[A-Za-z][A-Za-z0-9_+-]*(/[A-Za-z0-9_+-]+){0,2}", zone) or len(zone) > 40:
             raise ValueError(zone)
         return naive.replace(tzinfo=ZoneInfo(zone))
     except (ZoneInfoNotFoundError, ValueError, OSError):  # OSError: a name the file system refuses
-        raise ValueError(f"unknown time zone '{zone[:40]}'") from None
+        raise ValueError(_("unknown time zone '{zone}'", zone=zone[:40])) from None
 
 
 def _signon(args: list[str]) -> SignOn:
     if args and args[0].startswith("?"):  # njudge's way to join a game
         game = args[0][1:] or "game"
-        raise ValueError(f"to join a game, send JOIN {game[:20]} password [power] (njudge's SIGNON ?game is JOIN "
-                         "here); SIGNON POWER@game password signs on to a power you play")
+        raise ValueError(_("to join a game, send JOIN {game} password [power] (njudge's SIGNON ?game is JOIN here); "
+                           "SIGNON POWER@game password signs on to a power you play", game=game[:20]))
     if len(args) != 2:
-        raise ValueError("expected SIGNON POWER@game password (or SIGNON Xgame password, SIGNON MASTER@game password)")
+        raise ValueError(_("expected SIGNON POWER@game password (or SIGNON Xgame password, SIGNON MASTER@game "
+                           "password)"))
     who_game, password = args
     if "@" in who_game:
         who, game = who_game.split("@", 1)
     else:
         who, game = who_game[:1], who_game[1:]
     if not who or not game:
-        raise ValueError("expected SIGNON POWER@game password")
+        raise ValueError(_("expected SIGNON POWER@game password"))
     return SignOn(_game(game), who.upper(), password)
 
 
@@ -648,11 +659,11 @@ def _command(words: list[str]) -> Command:
     keyword, args = words[0].upper(), words[1:]
     if keyword in SIMPLE:
         if args:
-            raise ValueError(f"{keyword} takes nothing after it")
+            raise ValueError(_("{command} takes nothing after it", command=keyword))
         return SIMPLE[keyword]()
     if keyword in _PHASED:
         if len(args) > 1 or (args and not PHASE_NAME.fullmatch(args[0])):
-            raise ValueError(f"expected {keyword} or {keyword} phase (e.g. {keyword} S1902M)")
+            raise ValueError(_("expected {command} or {command} phase (e.g. {command} S1902M)", command=keyword))
         return _PHASED[keyword](args[0].upper() if args else None)
     reader = _READERS.get(keyword)
     if reader is None:
@@ -660,51 +671,51 @@ def _command(words: list[str]) -> Command:
     return reader(keyword, args)
 
 
-def _help(_: str, args: list[str]) -> Command:
+def _help(_word: str, args: list[str]) -> Command:
     if len(args) > 2:
-        raise ValueError("expected HELP, HELP topic or HELP KIND topic")
+        raise ValueError(_("expected HELP, HELP topic or HELP KIND topic"))
     return Help(tuple(word.lower() for word in args))
 
 
-def _phase(_: str, args: list[str]) -> Command:
+def _phase(_word: str, args: list[str]) -> Command:
     if len(args) != 1 or not PHASE_NAME.fullmatch(args[0]):
-        raise ValueError("expected PHASE and the phase the mail is meant for (e.g. PHASE S1902M)")
+        raise ValueError(_("expected PHASE and the phase the mail is meant for (e.g. PHASE S1902M)"))
     return PhaseNamed(args[0].upper())
 
 
-def _list(_: str, args: list[str]) -> Command:
+def _list(_word: str, args: list[str]) -> Command:
     if len(args) == 2 and args[0].upper() == "FROM":
         return ListGames(start=_game(args[1]))
     if len(args) > 1:
-        raise ValueError("expected LIST, LIST FROM name or LIST game")
+        raise ValueError(_("expected LIST, LIST FROM name or LIST game"))
     return ListGames(_game(args[0]) if args else None)
 
 
-def _create(_: str, args: list[str]) -> Command:
+def _create(_word: str, args: list[str]) -> Command:
     if len(args) < 2:
-        raise ValueError("expected CREATE game password [variant] [OPTION ...]")
+        raise ValueError(_("expected CREATE game password [variant] [OPTION ...]"))
     return Create(_game(args[0]), args[1], tuple(args[2:]))
 
 
-def _join(_: str, args: list[str]) -> Command:
+def _join(_word: str, args: list[str]) -> Command:
     key = None
     if len(args) >= 4 and args[-2].upper() == "KEY":
         key, args = args[-1], args[:-2]
     if len(args) < 2 or (len(args) == 3 and args[2].upper() == "PREFER"):
-        return BadJoin(JOIN_USAGE, args[0].lower() if args and GAME_NAME.fullmatch(args[0]) else None)
+        return BadJoin(join_usage(), args[0].lower() if args and GAME_NAME.fullmatch(args[0]) else None)
     if len(args) > 3 and args[2].upper() == "PREFER":
         return Join(_game(args[0]), args[1], None, key, tuple(args[3:]))
     return Join(_game(args[0]), args[1], " ".join(args[2:]) or None, key)  # a wish of two words: NEW YORK
 
 
-def _takeover(_: str, args: list[str]) -> Command:
+def _takeover(_word: str, args: list[str]) -> Command:
     signon = _signon(args)
     return Takeover(signon.game, signon.who, signon.password)
 
 
 def _observe(keyword: str, args: list[str]) -> Command:
     if len(args) != 1:
-        raise ValueError(f"expected {keyword} game")
+        raise ValueError(_("expected {command} game", command=keyword))
     return Observe(_game(args[0]), keyword == "UNOBSERVE")
 
 
@@ -712,99 +723,114 @@ def _absence_decided(keyword: str, args: list[str]) -> Command:
     if keyword == "APPROVE" and args and args[0].upper() != "ABSENCE":
         raise KeyError(keyword)  # a game's word, perhaps (Exchange Payola's APPROVE X m)
     if len(args) != 2 or args[0].upper() != "ABSENCE":
-        raise ValueError(f"expected {keyword} ABSENCE power")
+        raise ValueError(_("expected {command} ABSENCE power", command=keyword))
     return DecideAbsence(args[1].upper(), keyword == "APPROVE")
 
 
-def _whogame(_: str, args: list[str]) -> Command:
+def _whogame(_word: str, args: list[str]) -> Command:
     if len(args) > 1:
-        raise ValueError("expected WHOGAME game")
+        raise ValueError(_("expected WHOGAME game"))
     return WhoGame(_game(args[0]) if args else None)
 
 
-def _get(_: str, args: list[str]) -> Command:
+def _get(_word: str, args: list[str]) -> Command:
     if [a.upper() for a in args] == ["RECORD"]:
         return GetRecord()
     if args and args[0].upper() == "RATING":
         return _get_rating(args[1:])
     if not 1 <= len(args) <= 2 or args[0].upper() not in ("INFO", "RULES"):
-        raise ValueError("expected GET INFO game or GET RULES game")
+        raise ValueError(_("expected GET INFO game or GET RULES game"))
     return GetInfo(_game(args[1]) if len(args) == 2 else None)
 
 
-def _summary(_: str, args: list[str]) -> Command:
+def _summary(_word: str, args: list[str]) -> Command:
     if len(args) > 1:
-        raise ValueError("expected SUMMARY game")
+        raise ValueError(_("expected SUMMARY game"))
     return Summary(_game(args[0]) if args else None)
 
 
-def _confirm(_: str, args: list[str]) -> Command:
+def _confirm(_word: str, args: list[str]) -> Command:
     if len(args) not in (1, 2):
-        raise ValueError("expected CONFIRM token (the token the judge mailed to you)")
+        raise ValueError(_("expected CONFIRM token (the token the judge mailed to you)"))
     return Confirm(args[0], args[1] if len(args) == 2 else None)
 
 
-def _replace(_: str, args: list[str]) -> Command:
+def _replace(_word: str, args: list[str]) -> Command:
     if len(args) != 2 or "@" not in args[1]:
-        raise ValueError("expected REPLACE POWER new@address")
+        raise ValueError(_("expected REPLACE POWER new@address"))
     return Replace(args[0].upper(), args[1])
 
 
-def _terminate(_: str, args: list[str]) -> Command:
+def _terminate(_word: str, args: list[str]) -> Command:
     if len(args) > 1:
-        raise ValueError("expected TERMINATE, then TERMINATE code to confirm")
+        raise ValueError(_("expected TERMINATE, then TERMINATE code to confirm"))
     return Terminate(args[0] if args else None)
 
 
-def _dummy(_: str, args: list[str]) -> Command:
+def _dummy(_word: str, args: list[str]) -> Command:
     if not args:
-        raise ValueError("expected DUMMY POWER")
+        raise ValueError(_("expected DUMMY POWER"))
     return Dummy(" ".join(args).upper())
 
 
 _READERS: dict[str, Callable[[str, list[str]], Command]] = {
     "HELP": _help, "PHASE": _phase, "LIST": _list, "CREATE": _create, "JOIN": _join, "TAKEOVER": _takeover,
     "OBSERVE": _observe, "UNOBSERVE": _observe, "APPROVE": _absence_decided, "DENY": _absence_decided,
-    "HISTORY": lambda _, args: _history(args), "WHOGAME": _whogame, "GET": _get, "SUMMARY": _summary,
-    "SIGNON": lambda _, args: _signon(args), "CONFIRM": _confirm, "REPLACE": _replace, "TERMINATE": _terminate,
-    "DUMMY": _dummy, "SET": lambda _, args: _set(args),
+    "HISTORY": lambda _word, args: _history(args), "WHOGAME": _whogame, "GET": _get, "SUMMARY": _summary,
+    "SIGNON": lambda _word, args: _signon(args), "CONFIRM": _confirm, "REPLACE": _replace, "TERMINATE": _terminate,
+    "DUMMY": _dummy, "SET": lambda _word, args: _set(args),
 }
 """The reader of each of the host's words that take words after them (`_command`)."""
 
 
 def _history(args: list[str]) -> History:
     if len(args) > 2:
-        raise ValueError("expected HISTORY game [phase | first-last], e.g. HISTORY g1 S1902M-W1903A")
+        raise ValueError(_("expected HISTORY game [phase | first-last], e.g. HISTORY g1 S1902M-W1903A"))
     if not args:
         return History(None)
     if len(args) == 1:
         return History(_game(args[0]))
     phases = args[1].upper().split("-")
     if len(phases) > 2 or not all(phases):
-        raise ValueError(f"'{args[1][:20]}' is not a phase (S1901M) or a range of phases (S1901M-W1902A)")
+        raise ValueError(_("'{phase}' is not a phase (S1901M) or a range of phases (S1901M-W1902A)",
+                           phase=args[1][:20]))
     return History(_game(args[0]), phases[0], phases[-1])
 
 
 def _absence(rest: list[str]) -> SetAbsence:
     if len(rest) != 3 or rest[1].upper() != "TO":
-        raise ValueError("expected SET ABSENCE YYYY-MM-DD TO YYYY-MM-DD")
+        raise ValueError(_("expected SET ABSENCE YYYY-MM-DD TO YYYY-MM-DD"))
     start, end = read_date(rest[0]), read_date(rest[2])
     if end < start:
-        raise ValueError("an absence ends after it starts")
+        raise ValueError(_("an absence ends after it starts"))
     if (end - start).days > 60:
-        raise ValueError("an absence is at most 60 days")
+        raise ValueError(_("an absence is at most 60 days"))
     return SetAbsence(start, end)
 
 
 MAX_EXTENSIONS = 3  # automatic extensions of one phase at most
 MAX_ABANDON = 9  # missed phases in a row before a seat is abandoned, at most
-SILENCE_USAGE = ("expected SET SILENCE ON|OFF, SET SILENCE DAILY ON|OFF, SET SILENCE EXTENSIONS n (0 to "
-                 f"{MAX_EXTENSIONS}), SET SILENCE EXTENSION hours, SET SILENCE ABANDON n (0: never, up to "
-                 f"{MAX_ABANDON})")
+
+
+def silence_usage() -> str:
+    """How SET SILENCE is written, in the language being written in."""
+    return _("expected SET SILENCE ON|OFF, SET SILENCE DAILY ON|OFF, SET SILENCE EXTENSIONS n (0 to {extensions}), "
+             "SET SILENCE EXTENSION hours, SET SILENCE ABANDON n (0: never, up to {abandon})",
+             extensions=MAX_EXTENSIONS, abandon=MAX_ABANDON)
+
+
+SILENCE_USAGE = silence_usage()  # in English
 MAX_GATE = 999  # abandoned seats or finished games a gate may count, at most
 MAX_RATING_GATE = 3000  # the highest rating a gate may ask for (a rating reads like Elo's: 1000 a newcomer's)
-GATE_USAGE = ("expected SET GATE OFF, SET GATE ABANDONED n|OFF, SET GATE ONTIME n%|OFF, SET GATE FINISHED n|OFF or "
-              f"SET GATE RATING n|OFF (a rating from 0 to {MAX_RATING_GATE})")
+
+
+def gate_usage() -> str:
+    """How SET GATE is written, in the language being written in."""
+    return _("expected SET GATE OFF, SET GATE ABANDONED n|OFF, SET GATE ONTIME n%|OFF, SET GATE FINISHED n|OFF or "
+             "SET GATE RATING n|OFF (a rating from 0 to {most})", most=MAX_RATING_GATE)
+
+
+GATE_USAGE = gate_usage()  # in English
 ADDRESS_MOST = 320
 """The longest address a command may name (RFC 5321's 64 + 1 + 255), as the judge's columns keep it."""
 
@@ -813,13 +839,14 @@ def _get_rating(rest: list[str]) -> GetRating:
     if not rest:
         return GetRating()
     if len(rest) > 1:
-        raise ValueError("expected GET RATING, or GET RATING followed by one address")
+        raise ValueError(_("expected GET RATING, or GET RATING followed by one address"))
     address = rest[0].strip("<>")
     if len(address) > ADDRESS_MOST:
-        raise ValueError(f"an address is at most {ADDRESS_MOST} characters long, and this one has {len(address)}")
+        raise ValueError(_("an address is at most {most} characters long, and this one has {length}",
+                           most=ADDRESS_MOST, length=len(address)))
     local, at, domain = address.rpartition("@")
     if not at or not local or "." not in domain:
-        raise ValueError(f"'{address[:80]}' is no mail address (name@example.org)")
+        raise ValueError(_("'{address}' is no mail address (name@example.org)", address=address[:80]))
     return GetRating(address)
 
 
@@ -827,16 +854,16 @@ def _silence(rest: list[str]) -> SetSilence:
     if rest in (["ON"], ["OFF"]):
         return SetSilence(rest[0].lower())
     if len(rest) != 2:
-        raise ValueError(SILENCE_USAGE)
+        raise ValueError(silence_usage())
     what, value = rest
     if what == "DAILY" and value in ("ON", "OFF"):
         return SetSilence("daily", value == "ON")
     if what == "EXTENSION":
-        return SetSilence("extension", parse_duration(value, MIN_PHASE_HOURS, "an extension"))
+        return SetSilence("extension", parse_duration(value, MIN_PHASE_HOURS, _("an extension")))
     bound = {"EXTENSIONS": MAX_EXTENSIONS, "ABANDON": MAX_ABANDON}.get(what)
     if bound is None:
-        raise ValueError(SILENCE_USAGE)
-    return SetSilence(what.lower(), float(read_count(value, bound, SILENCE_USAGE)))
+        raise ValueError(silence_usage())
+    return SetSilence(what.lower(), float(read_count(value, bound, silence_usage())))
 
 
 def _gate(rest: list[str]) -> SetGate:
@@ -846,12 +873,12 @@ def _gate(rest: list[str]) -> SetGate:
             "RATING": "rating"}.get(
         rest[0] if rest else "")
     if gate is None or len(rest) != 2:
-        raise ValueError(GATE_USAGE)
+        raise ValueError(gate_usage())
     if rest[1] == "OFF":
         return SetGate(gate)
     if gate == "on_time":
-        return SetGate(gate, float(read_count(rest[1].removesuffix("%"), 100, GATE_USAGE)))
-    return SetGate(gate, float(read_count(rest[1], MAX_RATING_GATE if gate == "rating" else MAX_GATE, GATE_USAGE)))
+        return SetGate(gate, float(read_count(rest[1].removesuffix("%"), 100, gate_usage())))
+    return SetGate(gate, float(read_count(rest[1], MAX_RATING_GATE if gate == "rating" else MAX_GATE, gate_usage())))
 
 
 PRESS_COLOURS = ("NONE", "WHITE", "GREY", "WHITE/GREY", "GREY/WHITE")
@@ -866,8 +893,8 @@ def _press_option(rest: list[str]) -> SetPress:
         return SetPress("colours", words[0])
     if len(words) == 2 and words[0] in _PRESS_SWITCHES and words[1] in ("ON", "OFF"):
         return SetPress(_PRESS_SWITCHES[words[0]], words[1] == "ON")
-    raise ValueError("expected SET PRESS NONE|WHITE|GREY|WHITE/GREY|GREY/WHITE, or SET PRESS PARTIAL|BETWEEN|"
-                     "OBSERVERS ON|OFF")
+    raise ValueError(_("expected SET PRESS NONE|WHITE|GREY|WHITE/GREY|GREY/WHITE, or SET PRESS PARTIAL|BETWEEN|"
+                       "OBSERVERS ON|OFF"))
 
 
 def press_colour(words: list[str]) -> tuple[list[str], bool | None]:
@@ -882,8 +909,8 @@ def _set(args: list[str]) -> Command:
     """A SET line of the host's (`_SETTINGS`); KeyError for a word that is none of them, or a line
     none of the host's forms of it reads: perhaps the game's (SET MOVEMENT 48, SET DRAW...)."""
     if not args:
-        raise ValueError("expected SET PASSWORD, SET ADDRESS, SET DEADLINE, SET GRACE, or the length of a kind of "
-                         "phase (HELP)")
+        raise ValueError(_("expected SET PASSWORD, SET ADDRESS, SET DEADLINE, SET GRACE, or the length of a kind of "
+                           "phase (HELP)"))
     what, rest = args[0].upper(), args[1:]
     reader = _SETTINGS.get(what)
     command = reader(what, rest) if reader is not None else None
@@ -919,8 +946,8 @@ def _set_maps(rest: list[str]) -> SetMaps:
     word = rest[0].lower() if len(rest) == 1 else ""
     if word in MAPS_CHOICES or word == "default":
         return SetMaps(word if word in MAPS_CHOICES else None)
-    raise ValueError("expected SET MAPS PNG (one picture: the phase's orders on the board), SET MAPS SVG (that "
-                     "picture as SVG), SET MAPS ALL (every picture), SET MAPS NONE or SET MAPS DEFAULT")
+    raise ValueError(_("expected SET MAPS PNG (one picture: the phase's orders on the board), SET MAPS SVG (that "
+                       "picture as SVG), SET MAPS ALL (every picture), SET MAPS NONE or SET MAPS DEFAULT"))
 
 
 def _set_form(rest: list[str]) -> SetForm:
@@ -928,8 +955,8 @@ def _set_form(rest: list[str]) -> SetForm:
     word = rest[0].upper() if len(rest) == 1 else ""
     if word in ("ON", "OFF"):
         return SetForm(word == "ON")
-    raise ValueError("expected SET FORM ON (each mail that opens a phase for you ends with the form to fill) or "
-                     "SET FORM OFF")
+    raise ValueError(_("expected SET FORM ON (each mail that opens a phase for you ends with the form to fill) or "
+                       "SET FORM OFF"))
 
 
 def _set_language(rest: list[str], game: bool) -> SetLanguage:
@@ -957,7 +984,7 @@ def _set_clock(rest: list[str]) -> SetClock:
     """SET CLOCK and the words of its setting, which its handler reads
     (`judge.service.incoming.handlers.unattended`)."""
     if not rest:
-        raise ValueError("expected SET CLOCK [phase] days HH:MM [zone], SET CLOCK [phase] OFF or SET CLOCK preset")
+        raise ValueError(_("expected SET CLOCK [phase] days HH:MM [zone], SET CLOCK [phase] OFF or SET CLOCK preset"))
     return SetClock(tuple(rest))
 
 
@@ -965,42 +992,57 @@ def _set_duration(what: str, rest: list[str]) -> SetDuration | None:
     """SET GRACE or SET REMINDER: no grace period at all is allowed, not a reminder at the deadline."""
     if len(rest) != 1:
         return None
-    least = (0.0, "") if what == "GRACE" else (MIN_REMINDER_HOURS, "a reminder's time before the deadline")
-    return SetDuration(_DURATIONS[what], parse_duration(rest[0], *least))
+    if what == "GRACE":
+        return SetDuration(_DURATIONS[what], parse_duration(rest[0], 0.0))
+    return SetDuration(_DURATIONS[what], parse_duration(rest[0], MIN_REMINDER_HOURS,
+                                                        _("a reminder's time before the deadline")))
 
 
 _SETTINGS: dict[str, Callable[[str, list[str]], Command | None]] = {
-    "PASSWORD": lambda _, rest: SetPassword(rest[0]) if len(rest) == 1 else None,
-    "ADDRESS": lambda _, rest: _set_address(rest),
-    "DEADLINE": lambda _, rest: SetDeadline(parse_deadline(" ".join(rest))),
-    "ABSENCE": lambda _, rest: _absence(rest),
-    "LISTED": lambda _, rest: None if rest else SetFlag("listed", True),
-    "UNLISTED": lambda _, rest: None if rest else SetFlag("listed", False),
-    "OBSERVERS": lambda _, rest: _set_observers(rest),
-    "PRESS": lambda _, rest: _press_option(rest),
+    "PASSWORD": lambda _word, rest: SetPassword(rest[0]) if len(rest) == 1 else None,
+    "ADDRESS": lambda _word, rest: _set_address(rest),
+    "DEADLINE": lambda _word, rest: SetDeadline(parse_deadline(" ".join(rest))),
+    "ABSENCE": lambda _word, rest: _absence(rest),
+    "LISTED": lambda _word, rest: None if rest else SetFlag("listed", True),
+    "UNLISTED": lambda _word, rest: None if rest else SetFlag("listed", False),
+    "OBSERVERS": lambda _word, rest: _set_observers(rest),
+    "PRESS": lambda _word, rest: _press_option(rest),
     "ZONE": _set_zone,
     "MYZONE": _set_zone,
-    "PRIVATE": lambda _, rest: SetPrivate(rest[0]) if len(rest) == 1 else None,
-    "PUBLIC": lambda _, rest: None if rest else SetPrivate(None),
-    "CLOCK": lambda _, rest: _set_clock(rest),
-    "MAPS": lambda _, rest: _set_maps(rest),
-    "FORM": lambda _, rest: _set_form(rest),
-    "LANGUAGE": lambda _, rest: _set_language(rest, game=False),
-    "GAME": lambda _, rest: _set_game(rest),
-    "SILENCE": lambda _, rest: _silence([w.upper() for w in rest]),
-    "GATE": lambda _, rest: _gate([w.upper() for w in rest]),
-    "OPENING": lambda _, rest: SetOpening(rest[0].upper()) if len(rest) == 1 else None,
+    "PRIVATE": lambda _word, rest: SetPrivate(rest[0]) if len(rest) == 1 else None,
+    "PUBLIC": lambda _word, rest: None if rest else SetPrivate(None),
+    "CLOCK": lambda _word, rest: _set_clock(rest),
+    "MAPS": lambda _word, rest: _set_maps(rest),
+    "FORM": lambda _word, rest: _set_form(rest),
+    "LANGUAGE": lambda _word, rest: _set_language(rest, game=False),
+    "GAME": lambda _word, rest: _set_game(rest),
+    "SILENCE": lambda _word, rest: _silence([w.upper() for w in rest]),
+    "GATE": lambda _word, rest: _gate([w.upper() for w in rest]),
+    "OPENING": lambda _word, rest: SetOpening(rest[0].upper()) if len(rest) == 1 else None,
     **dict.fromkeys(_DURATIONS, _set_duration),
 }
 """The reader of each of the host's SET words, given the word and the words after it: a command, or
 None when the host has no such form of it (`_set`)."""
 
 
-UNENDED_PRESS = ("PRESS without ENDPRESS: nothing was sent, and the lines after it were not read "
-                 "(end press with a line ENDPRESS)")
-UNENDED_PRESS_BEFORE_PRESS = ("PRESS without ENDPRESS before the next PRESS: nothing was sent, and the lines up to "
-                              "the next PRESS were not read (end each press with a line ENDPRESS)")
-UNREAD_AFTER_PRESS = "not read: it follows a PRESS without ENDPRESS and may be press text"
+def unended_press(before_press: bool = False) -> str:
+    """What is said of a press no ENDPRESS ends (``before_press``: before the next PRESS), in the language
+    being written in."""
+    if before_press:
+        return _("PRESS without ENDPRESS before the next PRESS: nothing was sent, and the lines up to the next PRESS "
+                 "were not read (end each press with a line ENDPRESS)")
+    return _("PRESS without ENDPRESS: nothing was sent, and the lines after it were not read (end press with a line "
+             "ENDPRESS)")
+
+
+def unread_after_press() -> str:
+    """What is said of a line after a press no ENDPRESS ends, in the language being written in."""
+    return _("not read: it follows a PRESS without ENDPRESS and may be press text")
+
+
+UNENDED_PRESS = unended_press()  # these three in English
+UNENDED_PRESS_BEFORE_PRESS = unended_press(before_press=True)
+UNREAD_AFTER_PRESS = unread_after_press()
 
 
 def parse_lines(lines: Sequence[str]) -> list[Line]:
@@ -1032,7 +1074,7 @@ def parse_lines(lines: Sequence[str]) -> list[Line]:
             result.append(Line(text, Press(to, tuple(body), tuple(words), grey)))
             continue
         if ends_press(text):
-            result.append(Line(text, BadCommand("ENDPRESS without a PRESS before it")))
+            result.append(Line(text, BadCommand(_("ENDPRESS without a PRESS before it"))))
             continue
         try:
             result.append(Line(text, _command(words)))
@@ -1057,8 +1099,9 @@ def _unended_press(lines: Sequence[str], index: int, text: str, result: list[Lin
     end = index
     while end < len(lines) and not restarts_press(lines[end]):
         end += 1
-    result.append(Line(text, BadCommand(UNENDED_PRESS_BEFORE_PRESS if end < len(lines) else UNENDED_PRESS)))
-    result.extend(Line(line.strip(), Unread(UNREAD_AFTER_PRESS)) for line in lines[index:end] if line.strip())
+    result.append(Line(text, BadCommand(unended_press(before_press=end < len(lines)))))
+    unread = unread_after_press()
+    result.extend(Line(line.strip(), Unread(unread)) for line in lines[index:end] if line.strip())
     return end
 
 

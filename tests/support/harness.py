@@ -329,7 +329,7 @@ def tokens(db: Database, address: str, after: int = 0) -> list[str]:
     """The confirmation tokens the judge mailed to ``address`` (in outbox rows after ``after``)."""
     with db.transaction() as session:
         bodies = session.scalars(select(Outbox.body).where(Outbox.id > after, Outbox.recipient == address,
-                                                           Outbox.subject.startswith("Please confirm:"))
+                                                           Outbox.kind == "notice")  # in any language
                                  .order_by(Outbox.id))
         return [match.group(1) for body in bodies if body and (match := TOKEN.search(body))]
 

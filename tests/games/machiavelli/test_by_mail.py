@@ -627,7 +627,7 @@ def test_18_3_an_eliminated_player_may_lead_another_country_as_its_substitute_a_
     new_game(judge, ("Florence", "Milan"), "k2")
     master(judge, "START", "SET OPENING Naples", game="k2")
     judge.send(address("Milan"), "TAKEOVER Naples@k2 pw-bob2")
-    assert "you already play a country in this game" in judge.last_to(address("Milan")).body
+    assert "you already play in this game" in judge.last_to(address("Milan")).body
     with judge.db.transaction() as session:  # Florence eliminated in the last campaign (4.3)
         game = session.scalars(select(Game).where(Game.name == "k2")).one()
         row = session.scalars(select(PhaseRow).where(PhaseRow.game_id == game.id, PhaseRow.name == "SP1454A")).one()

@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 
 from sqlalchemy.orm import Session
 
+from judge.language import gettext as _
+from judge.language import ngettext
 from judge.mail.inbound import InboundMail
 from judge.mail.outbound import Attachment
 from judge.service import zones
@@ -72,8 +74,8 @@ class Answers:
         size = _echo_bytes(text, message, extra)
         if extra and self.reply_bytes + size > self.settings.max_reply_bytes:
             outcome, extra, code = "error", [], "REPLY_TOO_LONG"
-            message = (f"not answered: this reply has reached the judge's limit of {self.settings.max_reply_bytes:,} "
-                       "bytes; ask again in another mail")
+            message = _("not answered: this reply has reached the judge's limit of {limit} bytes; ask again in "
+                        "another mail", limit=format(self.settings.max_reply_bytes, ","))
             size = _echo_bytes(text, message, extra)
         self.reply_bytes += size
         self.echoes.append(Echo(self.mask(text), outcome, self.mask(message), extra, self.part, code, quoting // 2))
@@ -90,8 +92,8 @@ class Answers:
 
     def too_big(self, size: int) -> str:
         """Why an answer of ``size`` bytes was not attached: `attach` refused it."""
-        return (f"the answer ({size:,} bytes) would take this reply over the judge's limit of "
-                f"{self.settings.max_reply_bytes:,} bytes; ask for less, or in another mail")
+        return _("the answer ({size} bytes) would take this reply over the judge's limit of {limit} bytes; ask for "
+                 "less, or in another mail", size=format(size, ","), limit=format(self.settings.max_reply_bytes, ","))
 
     def answer_long(self, text: str, filename: str, body: str, what: str, more: str = "",
                     game: Game | None = None) -> None:
@@ -102,15 +104,18 @@ class Answers:
             body = self.localized(game, body)
         if len(body) > LONGEST:  # what one mail may cost: a reply the judge keeps is at most a few of these
             cut = body.rfind("\n", 0, LONGEST) + 1 or LONGEST
-            body = body[:cut] + f"\n[cut at {LONGEST:,} characters: ask for less at once]\n"
-            more += f"; cut at {LONGEST:,} characters"
+            body = body[:cut] + "\n" + _("[cut at {count} characters: ask for less at once]",
+                                         count=format(LONGEST, ",")) + "\n"
+            more += _("; cut at {count} characters", count=format(LONGEST, ","))
         lines = body.splitlines()
         if len(lines) <= LONG:
-            self.echo(text, "info", more[2:], lines)
+            self.echo(text, "info", more.lstrip(" ;"), lines)  # its clauses, less the first "; "
             return
         attachment = Attachment(filename, "text/plain", body.encode("utf-8"))
         if self.attach([attachment]):
-            self.echo(text, "ok", f"{what} attached as {filename} ({len(lines)} lines){more}")
+            self.echo(text, "ok", ngettext("{what} attached as {filename} ({count} line){more}",
+                                           "{what} attached as {filename} ({count} lines){more}", len(lines),
+                                           what=what, filename=filename, more=more))
         else:
             self.echo(text, "error", self.too_big(len(attachment.data)), code="REPLY_TOO_LONG")
 
@@ -156,7 +161,8 @@ class Answers:
             return
         for index in run:
             self.echoes[index].outcome = "ignored"
-            self.echoes[index].message = f"not a command: taken as your {what}"
+            self.echoes[index].message = (_("not a command: taken as your greeting") if what == "greeting"
+                                          else _("not a command: taken as your sign-off"))
             self.echoes[index].code = what.upper().replace("-", "_")  # GREETING, SIGN_OFF
 
 

@@ -28,7 +28,7 @@ from typing import Any
 from sqlalchemy import func, select
 
 from judge.commands import parse as cmd
-from judge.language import called
+from judge.language import called, ngettext
 from judge.language import gettext as _
 from judge.service import mailbox
 from judge.service.dispatch import ANYONE, Entry
@@ -41,7 +41,7 @@ from judge.service.options import rules_of
 from judge.service.outgoing import preferences
 from judge.service.passwords import hash_password, verify_password
 from judge.service.states import RUNNING, GameState
-from judge.service.templates import counted, duration, when
+from judge.service.templates import duration, when
 from judge.store.models import Confirmation, Game, Observer, Player
 
 DAY = timedelta(days=1)
@@ -62,7 +62,7 @@ def help_(talk: Conversation, text: str, command: cmd.Help) -> None:
     except help_topics.NoTopic as exc:
         talk.echo(text, "error", str(exc), code="NO_SUCH_TOPIC")
         return
-    talk.answer_long(text, "help.txt", body, "the judge's help")
+    talk.answer_long(text, "help.txt", body, _("the judge's help"))
 
 
 def phase_named(talk: Conversation, text: str, command: cmd.PhaseNamed) -> None:
@@ -71,31 +71,48 @@ def phase_named(talk: Conversation, text: str, command: cmd.PhaseNamed) -> None:
     the game are not applied: `Conversation.meant_for`)."""
     game = talk.context.game
     if game is None or talk.context.seat is None or game.phase is None or game.state not in RUNNING:
-        talk.echo(text, "ok", f"the lines of this mail for a seat of a game are meant for its phase {command.phase}",
-                  code="PHASE_NAMED")
+        talk.echo(text, "ok", _("the lines of this mail for a seat of a game are meant for its phase {phase}",
+                                phase=command.phase), code="PHASE_NAMED")
     elif (meant := talk.meant_for(game)) is None:
-        talk.echo(text, "ok", f"this mail's lines for {game.name} act on {game.phase}, its phase now",
-                  code="PHASE_NOW")
+        talk.echo(text, "ok", _("this mail's lines for {game} act on {phase}, its phase now", game=game.name,
+                                phase=game.phase), code="PHASE_NOW")
     else:
-        talk.echo(text, "ignored", f"{game.name} is in {game.phase} now: this mail's lines for it are not applied "
-                  "(see the note)", code=meant.reason()[0])
+        talk.echo(text, "ignored", _("{game} is in {phase} now: this mail's lines for it are not applied "
+                                     "(see the note)", game=game.name, phase=game.phase), code=meant.reason()[0])
 
 
-def check(talk: Conversation, text: str, _: cmd.Check) -> None:
+def check(talk: Conversation, text: str, command: cmd.Check) -> None:
     """CHECK: the mail is a dry run, wherever the line stands in it (`Conversation.run` undoes it
     whole once read, and sends the reply alone)."""
-    talk.echo(text, "ok", "a check: this mail is read and answered, then undone: nothing in it is applied, stored "
-              "or sent", code="CHECK")
+    talk.echo(text, "ok", _("a check: this mail is read and answered, then undone: nothing in it is applied, "
+                            "stored or sent"), code="CHECK")
 
 
-MAPS_WORDS = {
-    "png": "one picture: the phase's orders drawn on the board (the board where there are no orders), as PNG",
-    "svg": "one picture, as SVG: the phase's orders drawn on the board where the game draws them so, else the "
-           "board (a PNG where the game draws no SVG)",
-    "all": "every picture: the phase's orders drawn on the board, and the board after as PNG and as SVG",
-    "none": "no pictures (MAP, where the game has it, sends the board; the game's pages show it)",
-}
-"""What a game's mail carries to an address for each choice of SET MAPS, in words."""
+def _maps_words(choice: str, default: bool) -> str:
+    """What a game's mail carries to an address for each choice of SET MAPS, in words (the judge's default
+    said so), as one whole sentence."""
+    if default:
+        return {
+            "png": _("Your mail will now carry the judge's default, one picture: the phase's orders drawn on the "
+                     "board (the board where there are no orders), as PNG"),
+            "svg": _("Your mail will now carry the judge's default, one picture, as SVG: the phase's orders drawn "
+                     "on the board where the game draws them so, else the board (a PNG where the game draws no "
+                     "SVG)"),
+            "all": _("Your mail will now carry the judge's default, every picture: the phase's orders drawn on the "
+                     "board, and the board after as PNG and as SVG"),
+            "none": _("Your mail will now carry the judge's default, no pictures (MAP, where the game has it, sends "
+                      "the board; the game's pages show it)"),
+        }[choice]
+    return {
+        "png": _("Your mail will now carry one picture: the phase's orders drawn on the board (the board where "
+                 "there are no orders), as PNG"),
+        "svg": _("Your mail will now carry one picture, as SVG: the phase's orders drawn on the board where the "
+                 "game draws them so, else the board (a PNG where the game draws no SVG)"),
+        "all": _("Your mail will now carry every picture: the phase's orders drawn on the board, and the board "
+                 "after as PNG and as SVG"),
+        "none": _("Your mail will now carry no pictures (MAP, where the game has it, sends the board; the game's "
+                  "pages show it)"),
+    }[choice]
 
 
 def set_maps(talk: Conversation, text: str, command: cmd.SetMaps) -> None:
@@ -104,12 +121,11 @@ def set_maps(talk: Conversation, text: str, command: cmd.SetMaps) -> None:
     address = talk.mail.reply_to
     preferences.choose_maps(talk.session, address, command.choice, talk.now)
     choice = preferences.maps_of(talk.session, talk.settings, address)
-    said = "the judge's default, " if command.choice is None else ""
-    lines = [f"(for every way of writing your address {mailbox.mailbox(address)}, in every game, as a player, "
-             "an observer or a game master)"]
+    lines = [_("(for every way of writing your address {address}, in every game, as a player, an observer or a "
+               "game master)", address=mailbox.mailbox(address))]
     if not talk.settings.maps:
-        lines.append("(this judge draws no maps at the moment: its mail carries none until it does)")
-    talk.echo(text, "ok", f"Your mail will now carry {said}{MAPS_WORDS[choice]}", lines, code="MAPS_SET")
+        lines.append(_("(this judge draws no maps at the moment: its mail carries none until it does)"))
+    talk.echo(text, "ok", _maps_words(choice, command.choice is None), lines, code="MAPS_SET")
 
 
 def set_form(talk: Conversation, text: str, command: cmd.SetForm) -> None:
@@ -117,10 +133,10 @@ def set_form(talk: Conversation, text: str, command: cmd.SetForm) -> None:
     form to fill (`judge.service.outgoing.forms`), kept for the sender's mailbox (`preferences`)."""
     address = talk.mail.reply_to
     preferences.choose_form(talk.session, address, command.on, talk.now)
-    said = ("Each mail that opens a phase for your seat will now end with its form to fill" if command.on else
-            "The mails that open a phase for your seat will now come without the form to fill")
-    talk.echo(text, "ok", said, [f"(for every way of writing your address {mailbox.mailbox(address)}, in every "
-                                 "game)"], code="FORM_SET")
+    said = (_("Each mail that opens a phase for your seat will now end with its form to fill") if command.on else
+            _("The mails that open a phase for your seat will now come without the form to fill"))
+    talk.echo(text, "ok", said, [_("(for every way of writing your address {address}, in every game)",
+                                   address=mailbox.mailbox(address))], code="FORM_SET")
 
 
 def set_language(talk: Conversation, text: str, command: cmd.SetLanguage) -> None:
@@ -168,9 +184,10 @@ def list_games(talk: Conversation, text: str, command: cmd.ListGames) -> None:
     if game is None:
         return
     lines = talk.kinds.of(game).list_lines(talk, game)
-    lines.append(f"press: {rules_of(game).press.words()}")
+    lines.append(_("press: {press}", press=rules_of(game).press.words()))
     if game.state == GameState.FORMING:
-        lines.append(f"{counted(len(host.players(talk.session, game)), 'player')} joined")
+        joined = len(host.players(talk.session, game))
+        lines.append(ngettext("{count} player joined", "{count} players joined", joined))
     if talk.context.seat is not None and talk.context.game is game:  # its own blocks, to the seat alone
         lines.extend(ahead.waiting_lines(talk.session, game, talk.context.seat))
     talk.echo(text, "info", "", talk.localized(game, "\n".join(lines)).split("\n"))
@@ -190,8 +207,9 @@ def _list_page(talk: Conversation, text: str, start: str | None) -> None:
              + (f" ({talk.kinds.named(kind).title})" if kind and kind != talk.kinds.default.name else "")
              + _open_seats(state, settings) for name, state, phase, kind, settings in rows[:LIST_PAGE]]
     if len(rows) > LIST_PAGE:
-        lines.append(f"(and more: LIST FROM {rows[LIST_PAGE].name} for the next {LIST_PAGE})")
-    lines = lines or ["no games yet" if not start else f"no game from '{start}' on"]
+        lines.append(_("(and more: LIST FROM {game} for the next {count})", game=rows[LIST_PAGE].name,
+                       count=LIST_PAGE))
+    lines = lines or [_("no games yet") if not start else _("no game from '{start}' on", start=start)]
     for kind in talk.kinds:
         lines += ["", *kind.create_help()]
     talk.echo(text, "info", "", lines)
@@ -201,7 +219,7 @@ def _open_seats(state: str, settings: dict[str, Any]) -> str:
     """A running game's seats open for TAKEOVER (SET OPENING, or declared abandoned), as LIST ends
     its line: anyone not playing in the game may take one."""
     opened = settings.get("open", []) if state in RUNNING else []
-    return f"; open for TAKEOVER: {', '.join(opened)}" if opened else ""
+    return _("; open for TAKEOVER: {seats}", seats=", ".join(opened)) if opened else ""
 
 
 def create(talk: Conversation, text: str, command: cmd.Create) -> None:
@@ -228,7 +246,7 @@ def create(talk: Conversation, text: str, command: cmd.Create) -> None:
                "password": hash_password(command.password)}
     if consent.needed(talk, address):
         consent.ask(talk, shown, address, "create", None, details, f"CREATE {command.game}",
-                    "a new game, with you as its game master")
+                    lambda: _("a new game, with you as its game master"))
         return
     _create(talk, address, details, shown)
 
@@ -246,16 +264,21 @@ def _cannot_create(talk: Conversation, address: str, name: str) -> Why | None:
     asked = mailbox.count(talk.session, Confirmation.address, address, Confirmation.kind == "create",
                           Confirmation.created_at > talk.now - DAY)
     if created + asked >= talk.settings.max_creates_per_day:
-        return Why("TOO_MANY_CREATES", f"at most {talk.settings.max_creates_per_day} games may be created by one "
-                   "address in a day; try again tomorrow")
+        return Why("TOO_MANY_CREATES", ngettext("at most {count} game may be created by one address in a day; try "
+                                                "again tomorrow", "at most {count} games may be created by one "
+                                                "address in a day; try again tomorrow",
+                                                talk.settings.max_creates_per_day))
     hourly = talk.settings.max_creates_per_hour
     recent = list(talk.session.scalars(select(Game.created_at).where(Game.created_at > talk.now - HOUR)
                                        .order_by(Game.created_at.desc()).limit(hourly)))
     if len(recent) >= hourly:
-        return Why("TOO_MANY_CREATES", f"the judge takes at most {hourly} new games an hour, from all addresses "
-                   f"together; try again after {when(recent[-1] + HOUR)}")
+        return Why("TOO_MANY_CREATES", ngettext("the judge takes at most {count} new game an hour, from all "
+                                                "addresses together; try again after {moment}",
+                                                "the judge takes at most {count} new games an hour, from all "
+                                                "addresses together; try again after {moment}", hourly,
+                                                moment=when(recent[-1] + HOUR)))
     if talk.game_named(name) is not None:
-        return Why("GAME_EXISTS", f"a game named '{name}' already exists")
+        return Why("GAME_EXISTS", _("a game named '{game}' already exists", game=name))
     return None
 
 
@@ -269,7 +292,8 @@ def _create(talk: Conversation, address: str, details: dict[str, Any], shown: st
     talk.session.add(game)
     talk.session.flush()
     talk.proved(address)
-    talk.echo(shown, "ok", f"game '{game.name}' created; you are its master (SIGNON MASTER@{game.name} password)")
+    talk.echo(shown, "ok", _("game '{game}' created; you are its master (SIGNON MASTER@{game} password)",
+                             game=game.name))
 
 
 def join(talk: Conversation, text: str, command: cmd.Join) -> None:
@@ -281,8 +305,10 @@ def join(talk: Conversation, text: str, command: cmd.Join) -> None:
     asked_today = mailbox.count(talk.session, Confirmation.address, address, Confirmation.kind == "join",
                                 Confirmation.created_at > talk.now - DAY)
     if joined_today + asked_today >= talk.settings.max_joins_per_day:
-        talk.echo(shown, "error", f"at most {talk.settings.max_joins_per_day} JOINs are taken from one address in a "
-                  "day; try again tomorrow", code="TOO_MANY_JOINS")
+        talk.echo(shown, "error", ngettext("at most {count} JOIN is taken from one address in a day; try again "
+                                           "tomorrow", "at most {count} JOINs are taken from one address in a day; "
+                                           "try again tomorrow", talk.settings.max_joins_per_day),
+                  code="TOO_MANY_JOINS")
         return
     game = talk.named_game(shown, command.game)
     if game is None:
@@ -300,8 +326,8 @@ def join(talk: Conversation, text: str, command: cmd.Join) -> None:
         return
     key = game.settings.get("join_key")
     if key and not command.key:
-        talk.echo(shown, "error", "this game is private: end your JOIN line with KEY and the key its game master "
-                  "gave you", code="PRIVATE_GAME")
+        talk.echo(shown, "error", _("this game is private: end your JOIN line with KEY and the key its game "
+                                    "master gave you"), code="PRIVATE_GAME")
         return
     if key:  # a guess is a refused mail, counted against its source like a wrong password
         guessed = signon.failures(talk.session, game.id, signon.KEY, talk.source, talk.now)
@@ -310,9 +336,10 @@ def join(talk: Conversation, text: str, command: cmd.Join) -> None:
             raise Refusal(game.name, signon.KEY, until)
     details = {"password": hash_password(command.password), "requested": requested, "preferences": preferences}
     if consent.needed(talk, address):
+        seat_title = talk.kinds.of(game).seat_title
         consent.ask(talk, shown, address, "join", game, details, f"JOIN {game.name}",
-                    "to play in that game" + (f", as {talk.kinds.of(game).seat_title(requested)} if you can"
-                                              if requested else ""))
+                    lambda: _("to play in that game, as {seat} if you can", seat=seat_title(requested))
+                    if requested else _("to play in that game"))
         return
     _seat(talk, game, address, details, shown)
 
@@ -334,12 +361,12 @@ def join_confirmed(talk: Conversation, request: Confirmation, text: str) -> None
 
 def _cannot_join(talk: Conversation, game: Game, address: str) -> Why | None:
     if game.state != GameState.FORMING:
-        return Why("ALREADY_STARTED", "that game has already started")
+        return Why("ALREADY_STARTED", _("that game has already started"))
     joined = host.players(talk.session, game)
     if len(joined) >= talk.kinds.of(game).capacity(game):
-        return Why("GAME_FULL", "the game is full")
+        return Why("GAME_FULL", _("the game is full"))
     if any(mailbox.same(p.address, address) for p in joined):
-        return Why("ALREADY_JOINED", "you have already joined this game")
+        return Why("ALREADY_JOINED", _("you have already joined this game"))
     if gated := records.refusal(talk.session, game, address, talk.now):
         return Why("ENTRY_GATE", gated)
     return None
@@ -352,8 +379,8 @@ def _seat(talk: Conversation, game: Game, address: str, details: dict[str, Any],
     talk.session.flush()
     talk.proved(address)
     kind = talk.kinds.of(game)
-    wish = (f"; your preferences, best first: {', '.join(kind.seat_title(p) for p in preferences)} (the start "
-            "mail says how they were met)" if preferences else "")
+    wish = (_("; your preferences, best first: {seats} (the start mail says how they were met)",
+              seats=", ".join(kind.seat_title(p) for p in preferences)) if preferences else "")
     talk.echo(shown, "ok", kind.joined(game, requested) + wish)
 
 
@@ -367,17 +394,17 @@ def observe(talk: Conversation, text: str, command: cmd.Observe) -> None:
         return
     if command.stop:  # the person stops, whichever of their addresses observes
         if host.stop_observing(talk.session, game, address):
-            talk.echo(text, "ok", f"you no longer receive the results of {game.name}")
+            talk.echo(text, "ok", _("you no longer receive the results of {game}", game=game.name))
         else:
-            talk.echo(text, "ignored", f"you were not observing {game.name} (at {address}): nothing to stop",
-                      code="NOT_OBSERVING")
+            talk.echo(text, "ignored", _("you were not observing {game} (at {address}): nothing to stop",
+                                         game=game.name, address=address), code="NOT_OBSERVING")
         return
     problem = _cannot_observe(talk, game, address)
     if problem:
         talk.echo(text, problem[0], problem[1].message, code=problem[1].code)
     elif consent.needed(talk, address):
         consent.ask(talk, text, address, "observe", game, {}, f"OBSERVE {game.name}",
-                    "to receive that game's public results")
+                    lambda: _("to receive that game's public results"))
     else:
         _observe(talk, game, address, text)
 
@@ -395,23 +422,28 @@ def observe_confirmed(talk: Conversation, request: Confirmation, text: str) -> N
 def _cannot_observe(talk: Conversation, game: Game, address: str) -> tuple[str, Why] | None:
     """Why ``address`` cannot observe ``game`` now, as an answer (outcome, why); None if it can."""
     if not rules_of(game).observers:
-        return "error", Why("NO_OBSERVERS", f"{game.name} takes no observers")
+        return "error", Why("NO_OBSERVERS", _("{game} takes no observers", game=game.name))
     if mailbox.count(talk.session, Observer.address, address, Observer.game_id == game.id):
-        return "ok", Why("ALREADY_OBSERVING", f"you already receive the public results of {game.name}")
+        return "ok", Why("ALREADY_OBSERVING", _("you already receive the public results of {game}", game=game.name))
     watching = talk.session.scalar(select(func.count(Observer.id)).where(Observer.game_id == game.id)) or 0
     if watching >= talk.settings.max_observers:
-        return "error", Why("TOO_MANY_OBSERVERS", f"{game.name} has {watching} observers, the most a game takes")
+        return "error", Why("TOO_MANY_OBSERVERS", ngettext("{game} has {count} observer, the most a game takes",
+                                                           "{game} has {count} observers, the most a game takes",
+                                                           watching, game=game.name))
     observed = mailbox.count(talk.session, Observer.address, address)
     if observed >= talk.settings.max_games_observed:
-        return "error", Why("TOO_MANY_OBSERVED", f"{address} observes {observed} games, the most one address "
-                            "may: UNOBSERVE one of them first")
+        return "error", Why("TOO_MANY_OBSERVED", ngettext("{address} observes {count} game, the most one address "
+                                                          "may: UNOBSERVE it first", "{address} observes {count} "
+                                                          "games, the most one address may: UNOBSERVE one of "
+                                                          "them first", observed, address=address))
     return None
 
 
 def _observe(talk: Conversation, game: Game, address: str, text: str) -> None:
     talk.session.add(Observer(game_id=game.id, address=address, created_at=talk.now))
     talk.proved(address)
-    talk.echo(text, "ok", f"you will receive the public results of {game.name} (UNOBSERVE {game.name} to stop)")
+    talk.echo(text, "ok", _("you will receive the public results of {game} (UNOBSERVE {game} to stop)",
+                            game=game.name))
 
 
 def history(talk: Conversation, text: str, command: cmd.History) -> None:
@@ -428,8 +460,8 @@ def _history_of(talk: Conversation, text: str, command: cmd.History) -> tuple[Ga
     signed_on = talk.context.game
     if command.game is None:
         if signed_on is None:
-            talk.echo(text, "error", "expected HISTORY game [phase | first-last] (or sign on first, then HISTORY "
-                      "[phase | first-last])", code="SYNTAX")
+            talk.echo(text, "error", _("expected HISTORY game [phase | first-last] (or sign on first, then "
+                                       "HISTORY [phase | first-last])"), code="SYNTAX")
             return None
         return signed_on, command
     game = talk.game_named(command.game)
@@ -437,7 +469,7 @@ def _history_of(talk: Conversation, text: str, command: cmd.History) -> tuple[Ga
         return game, command
     phases = command.game.upper().split("-")
     if signed_on is None or command.first is not None or len(phases) > 2:
-        talk.echo(text, "error", f"there is no game '{command.game}'", code="NO_SUCH_GAME")
+        talk.echo(text, "error", _("there is no game '{game}'", game=command.game), code="NO_SUCH_GAME")
         return None
     return signed_on, replace(command, first=phases[0], last=phases[-1])
 
@@ -447,7 +479,7 @@ def _game_asked(talk: Conversation, text: str, name: str | None, usage: str) -> 
     if name is not None:
         return talk.named_game(text, name)
     if talk.context.game is None:
-        talk.echo(text, "error", f"expected {usage} (or sign on first)", code="SYNTAX")
+        talk.echo(text, "error", _("expected {usage} (or sign on first)", usage=usage), code="SYNTAX")
     return talk.context.game
 
 
@@ -468,10 +500,11 @@ def whogame(talk: Conversation, text: str, command: cmd.WhoGame) -> None:
     addresses = reader == "master" or (reader == "player" and not rules_of(game).anonymous)
     lines = [f"{game.name}: {kind.title}, {game.state}" + (f", {game.phase}" if game.phase else "")]
     if addresses:  # an address is private: one who may not read the players' reads no master's either
-        lines.append(f"game master: {game.gm_address}")
+        lines.append(_("game master: {address}", address=game.gm_address))
     if game.state == GameState.FORMING:
         joined = host.players(talk.session, game)
-        lines.append(f"{counted(len(joined), 'player')} joined, of {kind.capacity(game)}")
+        lines.append(ngettext("{count} player joined, of {capacity}", "{count} players joined, of {capacity}",
+                              len(joined), capacity=kind.capacity(game)))
         lines.extend(f"  {p.address}" for p in joined if addresses and p.address)
     else:
         seat = talk.seats(game)
@@ -480,12 +513,18 @@ def whogame(talk: Conversation, text: str, command: cmd.WhoGame) -> None:
             if player is None:
                 continue
             out = host.is_out(game, name, player)  # never offered as vacant (M65)
-            state = "played by " + shown.get(name, "a player") if host.is_played(player) else (
-                "out of the game" if out else "vacant (its player left)" if player.address else "a dummy")
-            if not host.is_played(player) and not out and game.state != GameState.FINISHED and \
-                    host.is_open(game, name):
-                state += ", open for TAKEOVER"
-            lines.append(f"{kind.seat_title(name)}: {state}")
+            title = kind.seat_title(name)
+            if host.is_played(player):
+                lines.append(_("{seat}: played by {who}", seat=title, who=shown[name]) if addresses and name in shown
+                             else _("{seat}: played by a player", seat=title))
+            elif out:
+                lines.append(_("{seat}: out of the game", seat=title))
+            elif game.state != GameState.FINISHED and host.is_open(game, name):
+                lines.append(_("{seat}: vacant (its player left), open for TAKEOVER", seat=title) if player.address
+                             else _("{seat}: a dummy, open for TAKEOVER", seat=title))
+            else:
+                lines.append(_("{seat}: vacant (its player left)", seat=title) if player.address
+                             else _("{seat}: a dummy", seat=title))
     talk.echo(text, "info", "", lines)
 
 
@@ -500,14 +539,17 @@ def get_info(talk: Conversation, text: str, command: cmd.GetInfo) -> None:
     rules = rules_of(game)
     lines = [*kind.info(game)]
     lengths = ", ".join(f"{setting} {duration(host.duration(game, setting))}" for setting in kind.durations)
-    lines.append(f"phases: {lengths}; grace after each deadline: {duration(host.duration(game, 'grace'))}")
-    lines.append("observers: " + ("allowed (OBSERVE)" if rules.observers else "not allowed"))
-    lines.append("who plays what: " + ("told only at the end (ANONYMOUS)" if rules.anonymous
-                                       else "told to the players and the game master"))
-    lines.append("vacant seats: " + ("open for TAKEOVER (OPEN_TAKEOVER)" if rules.open_takeover
-                                     else "taken over once the game master opens them (SET OPENING)"))
-    lines.append(f"absences: {counted(rules.absence_days, 'day')} a year approved at once (ABSENCE_DAYS), more by "
-                 "the game master" if rules.absence_days else "absences: approved by the game master")
+    lines.append(_("phases: {lengths}; grace after each deadline: {grace}", lengths=lengths,
+                   grace=duration(host.duration(game, "grace"))))
+    lines.append(_("observers: allowed (OBSERVE)") if rules.observers else _("observers: not allowed"))
+    lines.append(_("who plays what: told only at the end (ANONYMOUS)") if rules.anonymous
+                 else _("who plays what: told to the players and the game master"))
+    lines.append(_("vacant seats: open for TAKEOVER (OPEN_TAKEOVER)") if rules.open_takeover
+                 else _("vacant seats: taken over once the game master opens them (SET OPENING)"))
+    lines.append(ngettext("absences: {count} day a year approved at once (ABSENCE_DAYS), more by the game master",
+                          "absences: {count} days a year approved at once (ABSENCE_DAYS), more by the game master",
+                          rules.absence_days) if rules.absence_days
+                 else _("absences: approved by the game master"))
     lines += silent_seats.lines(talk.session, game)  # its weekly clock, policy for silent seats, entry gates
     talk.echo(text, "info", "", lines)
 

@@ -37,8 +37,11 @@ from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
 from judge.commands import parse as cmd
+from judge.language import gettext as _
+from judge.language import ngettext
 from judge.service import mailbox
 from judge.service.incoming.handlers.conversation import Conversation
+from judge.service.outgoing.preferences import writing_to
 from judge.service.passwords import hash_password
 from judge.service.templates import render
 from judge.store.models import Confirmation, ConfirmedAddress, Game
@@ -59,8 +62,8 @@ def unmailable(talk: Conversation, shown: str) -> bool:
     for such an address, and nothing mailed to it."""
     if talk.mail.reply_to:
         return False
-    talk.echo(shown, "error", "the judge cannot write to your mail's address (From, or Reply-To): send it from an "
-              "address it can answer", code="UNMAILABLE")
+    talk.echo(shown, "error", _("the judge cannot write to your mail's address (From, or Reply-To): send it from "
+                                "an address it can answer"), code="UNMAILABLE")
     return True
 
 
@@ -86,31 +89,42 @@ def needed(talk: Conversation, address: str) -> bool:
 
 
 def ask(talk: Conversation, shown: str, address: str, kind: str, game: Game | None, details: dict[str, Any],
-        command: str, meaning: str) -> None:
-    """Keep the request (``command``, which means to ``address`` what ``meaning`` says), mail its
+        command: str, meaning: str | Callable[[], str]) -> None:
+    """Keep the request (``command``, which means to ``address`` what ``meaning`` says, asked for in
+    the language of the address, which the token's mail is written in, where it is a callable), mail its
     token to ``address``, and answer the line ``shown``.  A request of a kind registered with
     ``password=True`` asks the address to choose its password in its CONFIRM."""
     mailed = mailbox.count(talk.session, Confirmation.address, address, Confirmation.created_at > talk.now - DAY)
     if mailed >= talk.settings.max_confirmations_per_day:
-        talk.echo(shown, "error", f"{address} has been asked to confirm {mailed} times today, which is the most the "
-                  "judge asks in a day; answer one of those mails (CONFIRM token), or try again tomorrow",
+        talk.echo(shown, "error", ngettext("{address} has been asked to confirm {count} time today, which is the "
+                                           "most the judge asks in a day; answer that mail (CONFIRM token), or try "
+                                           "again tomorrow", "{address} has been asked to confirm {count} times "
+                                           "today, which is the most the judge asks in a day; answer one of those "
+                                           "mails (CONFIRM token), or try again tomorrow", mailed, address=address),
                   code="TOO_MANY_CONFIRMATIONS")
         return
     token = secrets.token_hex(8)
     game_kind = talk.kinds.of(game) if game is not None else talk.kinds.named(details["kind"]) if (
         "kind" in details) else None  # a CREATE's: the game is not made yet
-    body = render("confirm", command=command, meaning=meaning, token=token, mail=talk.mail, source=talk.source,
-                  now=talk.now, expires=talk.now + TOKEN_DAYS * DAY, settings=talk.settings,
-                  password=kind in PASSWORD_REQUESTS, title=game_kind.title if game_kind else None)
-    if not talk.send(to=address, subject=f"Please confirm: {command}"[:200], body=body, kind="notice",
-                     game_id=game.id if game else None):
-        talk.echo(shown, "error", f"not done: one mail may cause at most {talk.settings.max_mails_per_mail} mails",
-                  code="OVER_BUDGET")
+    with writing_to(talk.session, talk.settings, address, game):
+        said = meaning() if callable(meaning) else meaning
+        body = render("confirm", command=command, meaning=said, token=token, mail=talk.mail, source=talk.source,
+                      now=talk.now, expires=talk.now + TOKEN_DAYS * DAY, settings=talk.settings,
+                      password=kind in PASSWORD_REQUESTS, title=game_kind.title if game_kind else None)
+        sent = talk.send(to=address, subject=_("Please confirm: {command}", command=command)[:200], body=body,
+                         kind="notice", game_id=game.id if game else None)
+    if not sent:
+        talk.echo(shown, "error", ngettext("not done: one mail may cause at most {count} mail",
+                                           "not done: one mail may cause at most {count} mails",
+                                           talk.settings.max_mails_per_mail), code="OVER_BUDGET")
         return
     talk.session.add(Confirmation(token=token, address=address, kind=kind, game_id=game.id if game else None,
                                   details=details, created_at=talk.now))
-    talk.echo(shown, "ok", f"waiting for {address} to confirm: the judge has mailed it a token to send back "
-              f"(CONFIRM token, within {TOKEN_DAYS} days); nothing is done until then", code="TO_CONFIRM")
+    talk.echo(shown, "ok", ngettext("waiting for {address} to confirm: the judge has mailed it a token to send back "
+                                    "(CONFIRM token, within {count} day); nothing is done until then",
+                                    "waiting for {address} to confirm: the judge has mailed it a token to send back "
+                                    "(CONFIRM token, within {count} days); nothing is done until then", TOKEN_DAYS,
+                                    address=address), code="TO_CONFIRM")
 
 
 def confirm(talk: Conversation, text: str, command: cmd.Confirm, *, done: Mapping[str, Done]) -> None:
@@ -118,12 +132,12 @@ def confirm(talk: Conversation, text: str, command: cmd.Confirm, *, done: Mappin
     request = talk.session.scalar(select(Confirmation).where(Confirmation.token == command.token,
                                                              Confirmation.created_at > talk.now - TOKEN_DAYS * DAY))
     if request is None:
-        talk.echo(text, "error", "no request is waiting for that token (it may have expired: ask again)",
+        talk.echo(text, "error", _("no request is waiting for that token (it may have expired: ask again)"),
                   code="NO_SUCH_TOKEN")
         return
     if (request.kind in PASSWORD_REQUESTS) != (command.password is not None):  # the token stays good
-        talk.echo(text, "error", "choose the password you will sign on with: CONFIRM token yourpassword"
-                  if request.kind in PASSWORD_REQUESTS else "expected CONFIRM token, with nothing after it",
+        talk.echo(text, "error", _("choose the password you will sign on with: CONFIRM token yourpassword")
+                  if request.kind in PASSWORD_REQUESTS else _("expected CONFIRM token, with nothing after it"),
                   code="PASSWORD_NEEDED")
         return
     if command.password is not None:

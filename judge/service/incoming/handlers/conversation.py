@@ -71,6 +71,8 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from judge.commands import parse as cmd
+from judge.language import gettext as _
+from judge.language import ngettext
 from judge.mail.inbound import InboundMail
 from judge.mail.outbound import Attachment
 from judge.mail.received import Source
@@ -194,20 +196,23 @@ class Conversation(Holding):
     def run(self) -> Refusal | None:
         """Act on every line and queue the reply; returns the refusal if a sign-on was refused."""
         if self.mail.no_text:
-            self.notes.append("Your mail had no text part the judge could read; send your commands as plain text.")
+            self.notes.append(_("Your mail had no text part the judge could read; send your commands as plain "
+                                "text."))
         if self.mail.html_only:
-            self.notes.append("Your mail had no plain-text part: the judge read its HTML part as text.")
+            self.notes.append(_("Your mail had no plain-text part: the judge read its HTML part as text."))
         if self.mail.truncated:
-            self.notes.append("Your mail was too long: only its beginning was read.")
+            self.notes.append(_("Your mail was too long: only its beginning was read."))
         if self.mail.from_attachment:
-            self.notes.append("Your mail had no text of its own: the judge read your commands from its text "
-                              "attachment.")
+            self.notes.append(_("Your mail had no text of its own: the judge read your commands from its text "
+                                "attachment."))
         if self.mail.stopped_at:
             self.notes.append(stopped_reading(self.mail.stopped_at))
         lines = self.lines
         limit = self.settings.max_commands_per_mail
         if len(lines) > limit:
-            self.notes.append(f"Your mail had {len(lines)} commands: only the first {limit} were read.")
+            self.notes.append(ngettext("Your mail had {lines} commands: only the first {count} was read.",
+                                       "Your mail had {lines} commands: only the first {count} were read.", limit,
+                                       lines=len(lines)))
             lines = lines[:limit]
         self.unread_copies = form_copies(lines)
         savepoint = self.session.begin_nested()
@@ -226,9 +231,9 @@ class Conversation(Holding):
             savepoint.rollback()  # nothing in a refused mail is applied
             return refusal
         if self.check:
-            self.notes.append("CHECK: this mail was a check. Each line below says how the judge read it and what it "
-                              "would have done, but nothing in it was applied, stored or sent: send it again without "
-                              "the line CHECK to apply it.")
+            self.notes.append(_("CHECK: this mail was a check. Each line below says how the judge read it and what "
+                                "it would have done, but nothing in it was applied, stored or sent: send it again "
+                                "without the line CHECK to apply it."))
         if self.answering is not None:
             self.answer, limits = self.answering(self.proven)
             self.notes.extend(limits)
@@ -243,13 +248,14 @@ class Conversation(Holding):
             return None
         for address, parts in sorted(self.copies.items()):
             if not mailbox.same(address, self.mail.reply_to):  # the reply reached that mailbox already
-                queue(self.session, self.settings, to=address, subject=f"Copy: {subject}", kind="reply", now=self.now,
+                queue(self.session, self.settings, to=address, subject=_("Copy: {subject}", subject=subject),
+                      kind="reply", now=self.now,
                       body=render("reply", echoes=[echo for echo in self.echoes if echo.part in parts],
                                   notes=self.notes, settings=self.settings))
         for game_id, news in self.announcements.items():
             self._announce(game_id, news, self.public.get(game_id, []))
         for address, changes in sorted(self.notices.items()):
-            queue(self.session, self.settings, to=address, subject="Your registration with the judge changed",
+            queue(self.session, self.settings, to=address, subject=_("Your registration with the judge changed"),
                   kind="notice", now=self.now,
                   body=render("changed", changes=changes, mail=self.mail, now=self.now, settings=self.settings))
         self._process_if_complete()
@@ -261,7 +267,7 @@ class Conversation(Holding):
         if isinstance(command, cmd.BadJoin) and command.game is not None:
             kind = self.session.scalar(select(Game.kind).where(Game.name == command.game))  # no lock: only read
             if kind is not None:
-                return f"expected {(self.kinds.named(kind) if kind else self.kinds.default).join_usage}"
+                return _("expected {usage}", usage=(self.kinds.named(kind) if kind else self.kinds.default).join_usage)
         return command.error
 
     def _line(self, line: cmd.Line) -> bool:
@@ -287,7 +293,7 @@ class Conversation(Holding):
             self.part += 1
             if isinstance(command, cmd.SignOff):
                 self.context = Context()
-                self.echo(line.text, "ok", "signed off")
+                self.echo(line.text, "ok", _("signed off"))
                 return True
         if (why := self._not_for(entry)) is not None:
             self.echo(line.text, "error", why.message, code=why.code)
@@ -324,8 +330,8 @@ class Conversation(Holding):
             return True
         if self.unread is not None and not isinstance(command, cmd.SignOn | cmd.SignOff):
             if forms.normal(line.text) in self.unread.own:
-                self.echo(line.text, "ignored", "not applied: this copy of the form was not read, as the answer to "
-                          "its first line says", code="FORM_COPY")
+                self.echo(line.text, "ignored", _("not applied: this copy of the form was not read, as the answer "
+                                                  "to its first line says"), code="FORM_COPY")
             return True
         blank = forms.BLANK in line.text.split()
         context = self.context
@@ -338,8 +344,8 @@ class Conversation(Holding):
                 self.echo(text, "ignored", self.form_refused, code="OTHER_FORM")
         if self.form_refused:
             if not blank:
-                self.echo(line.text, "ignored", "not applied: it is in the form of another phase, game or seat, "
-                          "as the answer to that form's first line says", code="OTHER_FORM")
+                self.echo(line.text, "ignored", _("not applied: it is in the form of another phase, game or seat, "
+                                                  "as the answer to that form's first line says"), code="OTHER_FORM")
             return True
         if not blank:  # filled, or a frame: read as written, its form not asked for
             return False
@@ -364,13 +370,13 @@ class Conversation(Holding):
     def _copy_unread(self, text: str, unread: Unread) -> None:
         """Answer the opening line of a copy of a form not read: why, and whether it held lines of its own."""
         if unread.own:
-            self.echo(text, "ignored", "not read: this form is in your mail more than once and one copy alone is "
-                      "read, the last with a line filled in; this copy holds lines the copy read does not, and "
-                      "none of them was applied", code="FORM_COPIES_DIFFER")
+            self.echo(text, "ignored", _("not read: this form is in your mail more than once and one copy alone is "
+                                         "read, the last with a line filled in; this copy holds lines the copy read "
+                                         "does not, and none of them was applied"), code="FORM_COPIES_DIFFER")
         else:
-            self.echo(text, "ignored", "not read: this form is in your mail more than once and one copy alone is "
-                      "read, the last with a line filled in; this copy holds nothing the copy read does not",
-                      code="FORM_COPY")
+            self.echo(text, "ignored", _("not read: this form is in your mail more than once and one copy alone is "
+                                         "read, the last with a line filled in; this copy holds nothing the copy "
+                                         "read does not"), code="FORM_COPY")
 
     def _other_form(self, opened: cmd.FormOpens, game: Game, seat: str) -> str:
         """Why a form kept in the mail is not the form of the lines it holds, which act for ``seat`` in
@@ -378,14 +384,15 @@ class Conversation(Holding):
         kind = self.kinds.of(game)
         title = kind.seat_title(seat)
         if opened.game.casefold() != game.name.casefold():
-            return (f"not applied: this form is for {opened.game}, but its lines act for {title} in {game.name}; "
-                    "none of its lines was applied")
+            return _("not applied: this form is for {form_game}, but its lines act for {seat} in {game}; none of its "
+                     "lines was applied", form_game=opened.game, seat=title, game=game.name)
         if opened.seat.casefold() not in {seat.casefold(), title.casefold()}:
-            return (f"not applied: this form is {opened.seat}'s, but its lines act for {title}; none of its lines "
-                    "was applied")
+            return _("not applied: this form is {form_seat}'s, but its lines act for {seat}; none of its lines was "
+                     "applied", form_seat=opened.seat, seat=title)
         if opened.phase.casefold() != (game.phase or "").casefold():
-            return (f"not applied: this form is for {opened.phase}, but {game.name} is in {game.phase} now; none "
-                    f"of its lines was applied (the form for {game.phase} came with the mail that opened it)")
+            return _("not applied: this form is for {form_phase}, but {game} is in {phase} now; none of its lines "
+                     "was applied (the form for {phase} came with the mail that opened it)",
+                     form_phase=opened.phase, game=game.name, phase=game.phase)
         return ""
 
     def _read(self, line: cmd.Line) -> cmd.Command | None:
@@ -426,9 +433,10 @@ class Conversation(Holding):
         self.password_checks += 1
         if self.password_checks <= self.settings.max_password_checks_per_mail:
             return False
-        self.echo(line.text.split()[0], "error", f"at most {self.settings.max_password_checks_per_mail} "
-                  "sign-ons and password commands are read in one mail; the rest of it was not read",
-                  code="TOO_MANY_PASSWORDS")
+        self.echo(line.text.split()[0], "error", ngettext(
+            "at most {count} sign-on or password command is read in one mail; the rest of it was not read",
+            "at most {count} sign-ons and password commands are read in one mail; the rest of it was not read",
+            self.settings.max_password_checks_per_mail), code="TOO_MANY_PASSWORDS")
         return True
 
     def _over_per_mail(self, line: cmd.Line, entry: Entry) -> bool:
@@ -436,16 +444,17 @@ class Conversation(Holding):
         lookup over ``max_lookups_per_mail``: answered so."""
         if entry.once:
             if entry.type in self.once:
-                self.echo(line.text, "error", f"one {line.text.split()[0].upper()} per mail: send the others in "
-                          "mails of their own", code="ONE_PER_MAIL")
+                self.echo(line.text, "error", _("one {command} per mail: send the others in mails of their own",
+                                                command=line.text.split()[0].upper()), code="ONE_PER_MAIL")
                 return True
             self.once.add(entry.type)
         if entry.lookup:
             self.lookups += 1
             if self.lookups > self.settings.max_lookups_per_mail:
-                self.echo(line.text, "error", f"at most {self.settings.max_lookups_per_mail} LIST, WHOGAME and GET "
-                          "INFO lines are answered in one mail: send the others in another mail",
-                          code="TOO_MANY_LOOKUPS")
+                self.echo(line.text, "error", ngettext(
+                    "at most {count} LIST, WHOGAME or GET INFO line is answered in one mail: send the others in "
+                    "another mail", "at most {count} LIST, WHOGAME and GET INFO lines are answered in one mail: send "
+                    "the others in another mail", self.settings.max_lookups_per_mail), code="TOO_MANY_LOOKUPS")
                 return True
         return False
 
@@ -455,16 +464,17 @@ class Conversation(Holding):
         mail's budget of mails."""
         who, game = entry.who, self.context.game
         if who != ANYONE and game is None:
-            return Why("SIGN_ON_FIRST", "sign on first: SIGNON SEAT@game password, SEAT being your power, country "
-                       "or name in that game")
+            return Why("SIGN_ON_FIRST", _("sign on first: SIGNON SEAT@game password, SEAT being your power, "
+                                          "country or name in that game"))
         if game is not None and game.state == GameState.FINISHED and entry.closed_after_the_end:
-            won = f" ({self.kinds.of(game).seat_title(game.winner)} won)" if game.winner else ""
-            return Why("GAME_ENDED", f"{game.name} has ended{won}: nothing more can be done in it")
+            return Why("GAME_ENDED", _("{game} has ended ({seat} won): nothing more can be done in it",
+                                       game=game.name, seat=self.kinds.of(game).seat_title(game.winner))
+                       if game.winner else _("{game} has ended: nothing more can be done in it", game=game.name))
         if who == MASTER and not self.context.is_master:
-            return Why("MASTER_ONLY", "only the game master, signed on as MASTER@game, can do this")
+            return Why("MASTER_ONLY", _("only the game master, signed on as MASTER@game, can do this"))
         if who == PLAYER and self.context.is_master:
-            return Why("PLAYER_ONLY", f"that is a player's command; sign on as a {self.kinds.of(game).seat_word}"
-                       if game is not None else "that is a player's command")
+            return Why("PLAYER_ONLY", _("that is a player's command; sign on as one of the game's players")
+                       if game is not None else _("that is a player's command"))
         if entry.announces and game is not None and (over := self.over_budget(game)):
             return Why("OVER_BUDGET", over)
         return None
@@ -478,9 +488,10 @@ class Conversation(Holding):
             return
         kind = self.kinds.of(context.game)
         if context.unfilled and not context.written:
-            self.notes.append(f"Your form for {context.game.phase} of {context.game.name} came back as the judge "
-                              "sent it: a line left with its _ is no choice, so nothing of it was applied. Replace "
-                              "each _ you want to fill with your choice and send it again.")
+            self.notes.append(_("Your form for {phase} of {game} came back as the judge sent it: a line left with "
+                                "its _ is no choice, so nothing of it was applied. Replace each _ you want to fill "
+                                "with your choice and send it again.", phase=context.game.phase,
+                                game=context.game.name))
         context.unfilled = context.written = 0
         kind.close_block(self)
         if context.status_echoes:
@@ -565,17 +576,17 @@ def stopped_reading(separator: str) -> str:
     """The note that says where reading a mail stopped, and what it left unread: a signature
     after ``-- ``, the rest of the mail after ``SIGNOFF``, or the mail answered or forwarded."""
     if separator.strip() == "--":
-        return (f"Reading stopped at the signature line '{separator}': what follows it (your signature) "
-                "was not read.")
+        return _("Reading stopped at the signature line '{separator}': what follows it (your signature) was not "
+                 "read.", separator=separator)
     if separator.strip().lower() == "signoff":
-        return f"Reading stopped at '{separator.strip()}': what follows it was not read."
-    return (f"Reading stopped at '{separator}': what follows it (the mail you answered or forwarded) "
-            "was not read.")
+        return _("Reading stopped at '{separator}': what follows it was not read.", separator=separator.strip())
+    return _("Reading stopped at '{separator}': what follows it (the mail you answered or forwarded) was not read.",
+             separator=separator)
 
 
 def reply_subject(mail: InboundMail) -> str:
     subject = mail.subject.strip()
-    return subject if subject.lower().startswith("re:") else f"Re: {subject or 'your mail to the judge'}"
+    return subject if subject.lower().startswith("re:") else "Re: " + (subject or _("your mail to the judge"))
 
 
 def masked(text: str, password: str) -> str:

@@ -12,6 +12,8 @@ from datetime import datetime
 from typing import NamedTuple
 
 from judge.commands import parse as cmd
+from judge.language import gettext as _
+from judge.language import ngettext
 from judge.mail.received import not_before
 from judge.service.hosting import host
 from judge.service.incoming import late
@@ -45,9 +47,13 @@ class Holding(Telling):
             return []
         waiting = host.seats_waiting(self.session, game)
         if seat is not None:
-            return [f"you asked {game.phase} to WAIT for its deadline (NOWAIT to withdraw)"] if seat in waiting else []
+            return [_("you asked {phase} to WAIT for its deadline (NOWAIT to withdraw)", phase=game.phase)
+                    ] if seat in waiting else []
         title = self.kinds.of(game).seat_title
-        return [f"asking {game.phase} to WAIT for its deadline: {', '.join(map(title, waiting)) or 'nobody'}"]
+        if not waiting:
+            return [_("asking {phase} to WAIT for its deadline: nobody", phase=game.phase)]
+        return [_("asking {phase} to WAIT for its deadline: {seats}", phase=game.phase,
+                  seats=", ".join(map(title, waiting)))]
 
     def hold(self, name: str, text: str) -> int:
         index = self.echo(text, "ok")
@@ -68,15 +74,16 @@ class Holding(Telling):
         lines, `not_before`: then the order of arrival decides)."""
         if since is None or not_before(self.accepted, since):
             return None
-        return (f"not applied: this mail was accepted {self.accepted:%Y-%m-%d %H:%M:%S} UTC, and a later one, "
-                f"accepted {since:%Y-%m-%d %H:%M:%S} UTC, has already set {what} (mail held on its way may be "
-                "delivered out of order)")
+        return _("not applied: this mail was accepted {accepted} UTC, and a later one, accepted {since} UTC, has "
+                 "already set {what} (mail held on its way may be delivered out of order)",
+                 accepted=self.accepted.strftime("%Y-%m-%d %H:%M:%S"), since=since.strftime("%Y-%m-%d %H:%M:%S"),
+                 what=what)
 
     def set_aside(self, block: Sequence[tuple[int, str]], why: str, code: str = "SUPERSEDED") -> None:
         """Answer the lines of a block not applied as a whole (echo indexes and texts): each
         ``ignored`` with ``code``, the last one saying ``why``."""
-        for index, _ in block:
-            self.echoes[index].outcome, self.echoes[index].message = "ignored", "not applied: see below"
+        for index, _line in block:
+            self.echoes[index].outcome, self.echoes[index].message = "ignored", _("not applied: see below")
             self.echoes[index].code = code
         self.echoes[block[-1][0]].message = why
 
@@ -118,13 +125,16 @@ class Holding(Telling):
             if ("private", game.id) not in self.held:
                 self.held.add(("private", game.id))
                 yours = {self.mail.sender.lower(), self.mail.reply_to.lower()}  # M58 counts one's own address too
-                named = ", ".join(f"{address}, your own" if address in yours else address for address in others[:3]) + (
-                    f" and {len(others) - 3} more" if len(others) > 3 else "")
-                self.notes.append(f"This mail was sent to others too ({named}): {kind.title} takes orders only from "
-                                  f"mail sent to the judge alone ({kind.orders_private}), so none of its lines for "
-                                  f"your {kind.seat_word} was taken, and none counts as a letter or a correction of "
-                                  f"yours; its other commands were read. Send your orders to "
-                                  f"{self.settings.judge_address} alone.")
-            return Why("SENT_TO_OTHERS", f"not taken: sent to others too ({kind.orders_private})")
+                named = ", ".join(_("{address}, your own", address=address) if address in yours else address
+                                  for address in others[:3])
+                if len(others) > 3:
+                    named = ngettext("{named} and {count} more", "{named} and {count} more", len(others) - 3,
+                                     named=named)
+                self.notes.append(_("This mail was sent to others too ({named}): {kind} takes orders only from mail "
+                                    "sent to the judge alone ({rule}), so none of its lines for you was taken, and "
+                                    "none counts as a letter or a correction of yours; its other commands were read. "
+                                    "Send your orders to {judge} alone.", named=named, kind=kind.title,
+                                    rule=kind.orders_private, judge=self.settings.judge_address))
+            return Why("SENT_TO_OTHERS", _("not taken: sent to others too ({rule})", rule=kind.orders_private))
         meant = self.meant_for(game)
         return None if meant is None else Why(*meant.reason())

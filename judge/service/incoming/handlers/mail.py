@@ -299,7 +299,7 @@ class Runs:
             settled = [(mail_id, status) for mail_id, status in settled if mail_id not in taken]
             settled += [(mail_id, process_mail(self.db, self.settings, mail_id, now)) for mail_id in taken]
         finally:
-            self.about = {mail_id: read.topic.removeprefix("game ") for mail_id, _ in settled
+            self.about = {mail_id: read.topic.removeprefix("game ") for mail_id, _about in settled
                           if (read := self.read.pop(mail_id, None)) is not None and read.topic.startswith("game ")}
         if redacted:
             self.db.checkpoint()
@@ -322,7 +322,7 @@ class Runs:
                 break  # no topic taken that this run would not apply
             if topics.take(about):
                 mine.append((mail_id, about))
-        unread = [mail_id for mail_id, _ in mine if mail_id not in self.read]
+        unread = [mail_id for mail_id, _about in mine if mail_id not in self.read]
         if unread:
             gone, fresh, bad = _read_rows(session.execute(_PEEK, {"mail_ids": unread}))
             settled += gone
@@ -348,7 +348,7 @@ class Runs:
             if not rows:
                 transaction.rollback()  # nothing written: no commit
                 return []
-            _, fresh, unreadable = _read_rows(rows)  # all still new: FOR UPDATE, and no topic yet
+            _settled, fresh, unreadable = _read_rows(rows)  # all still new: FOR UPDATE, and no topic yet
             reads = [read._replace(topic=read.topic[:TOPIC_SIZE]) for read in confirmed_topics(self.db, fresh)]
             connection.execute(_CLASSIFY, [{"mail_id": read.stored.id, "about": read.topic} for read in reads]
                                + [{"mail_id": mail_id, "about": f"mail {mail_id}"} for mail_id in unreadable])
@@ -659,7 +659,7 @@ def _conversed(session: Session, settings: Settings, conversation: Conversation,
     refusal = conversation.run()
     if refusal is not None:
         record_failure(session, settings, refusal, source, mail.sender or mail.reply_to, now)
-        answer, _ = answering(False)
+        answer, _limits = answering(False)
         if answer and mail.reply_to:
             queue(session, settings, to=mail.reply_to, subject=reply_subject(mail), kind="reply", now=now,
                   in_reply_to=mail.message_id, references=mail.references,
@@ -764,7 +764,7 @@ def mask_old_quarantine(db: Database, settings: Settings, now: datetime) -> int:
     with db.transaction() as session:
         for row in session.scalars(select(InboundRow).where(InboundRow.status == "quarantined",
                                                             InboundRow.processed_at < since)):
-            _, secrets = _read(row.raw, row.envelope_from)
+            _mail, secrets = _read(row.raw, row.envelope_from)
             redacted = redact(row.raw, secrets)
             if redacted != row.raw:
                 row.raw, masked = redacted, masked + 1
@@ -776,15 +776,17 @@ def mask_old_quarantine(db: Database, settings: Settings, now: datetime) -> int:
 
 def _tell_of_quarantine(session: Session, settings: Settings, row: InboundRow, now: datetime, reason: str) -> None:
     mail = parse_mail(row.raw, envelope_from=row.envelope_from)
-    if mail.reply_to and not mail.automatic:
-        queue(session, settings, to=mail.reply_to, subject=reply_subject(mail), kind="reply", now=now,
-              in_reply_to=mail.message_id, references=mail.references,
-              body=render("failure", settings=settings))
     game = game_signed_on(session, mail)
+    if mail.reply_to and not mail.automatic:
+        with preferences.writing_to(session, settings, mail.reply_to, game):
+            queue(session, settings, to=mail.reply_to, subject=reply_subject(mail), kind="reply", now=now,
+                  in_reply_to=mail.message_id, references=mail.references,
+                  body=render("failure", settings=settings))
     to = game.gm_address if game is not None else settings.admin_address
-    queue(session, settings, to=to, subject=f"Mail {row.id} quarantined", kind="notice", now=now,
-          game_id=game.id if game else None,
-          body=render("quarantined", row=row, mail=mail, reason=reason, game=game, settings=settings))
+    with preferences.writing_to(session, settings, to, game):
+        queue(session, settings, to=to, subject=_("Mail {number} quarantined", number=row.id), kind="notice",
+              now=now, game_id=game.id if game else None,
+              body=render("quarantined", row=row, mail=mail, reason=reason, game=game, settings=settings))
 
 
 def game_signed_on(session: Session, mail: InboundMail) -> Game | None:

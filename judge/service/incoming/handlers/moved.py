@@ -12,6 +12,8 @@ not given: the confirmation is refused, saying so, and the mail stays held.
 
 from __future__ import annotations
 
+from judge.language import gettext as _
+from judge.language import ngettext
 from judge.service.hosting import host
 from judge.service.incoming.handlers import consent
 from judge.service.incoming.handlers.conversation import Conversation
@@ -27,31 +29,32 @@ def seat_confirmed(talk: Conversation, request: Confirmation, text: str) -> None
     kind = talk.kinds.of(game)
     if role == "master":
         if game.gm_address != request.address:
-            talk.echo(text, "error", f"{game.name} has another game master now: nothing done", code="ADDRESS_CHANGED")
+            talk.echo(text, "error", _("{game} has another game master now: nothing done", game=game.name),
+                      code="ADDRESS_CHANGED")
             return
         game.gm_password = request.details["password"]
-        what = (f"you are the game master of {game.name} on this judge (SIGNON MASTER@{game.name} and the password "
-                "you chose)")
+        what = _("you are the game master of {game} on this judge (SIGNON MASTER@{game} and the password you "
+                 "chose)", game=game.name)
     elif seat is None:  # joined before the start: the seat comes at START
         joined = [player for player in host.players(talk.session, game)
                   if player.address == request.address and player.seat is None and not player.resigned]
         if not joined:
-            talk.echo(text, "error", f"you are no longer among the players of {game.name}: nothing done",
-                      code="ADDRESS_CHANGED")
+            talk.echo(text, "error", _("you are no longer among the players of {game}: nothing done",
+                                       game=game.name), code="ADDRESS_CHANGED")
             return
         joined[0].password = request.details["password"]
-        what = f"you have joined {game.name} on this judge, with the password you chose"
+        what = _("you have joined {game} on this judge, with the password you chose", game=game.name)
     else:
         player = host.seats(talk.session, game).get(seat)
         if player is None or player.address != request.address or not host.is_played(player):
-            talk.echo(text, "error", f"{kind.seat_title(seat)} has changed hands since {game.name} moved here: "
-                      "nothing done", code="ADDRESS_CHANGED")
+            talk.echo(text, "error", _("{seat} has changed hands since {game} moved here: nothing done",
+                                       seat=kind.seat_title(seat), game=game.name), code="ADDRESS_CHANGED")
             return
         player.password = request.details["password"]
-        what = (f"you play {kind.seat_title(seat)} in {game.name} on this judge (SIGNON {seat}@{game.name} and the "
-                "password you chose)")
+        what = _("you play {seat} in {game} on this judge (SIGNON {power}@{game} and the password you chose)",
+                 seat=kind.seat_title(seat), game=game.name, power=seat)
     held = outbox.release(talk.session, request.address, game.id)
-    talk.echo(text, "ok", f"{what}; " + _held(held, game.name))
+    talk.echo(text, "ok", _("{done}; {held}", done=what, held=_held(held, game.name)))
 
 
 def observer_confirmed(talk: Conversation, request: Confirmation, text: str) -> None:
@@ -59,14 +62,13 @@ def observer_confirmed(talk: Conversation, request: Confirmation, text: str) -> 
     game = consent.game_of(talk, request)
     assert game is not None
     held = outbox.release(talk.session, request.address, game.id)
-    talk.echo(text, "ok", f"you observe {game.name} on this judge (UNOBSERVE {game.name} to stop); "
-              + _held(held, game.name))
+    talk.echo(text, "ok", _("you observe {game} on this judge (UNOBSERVE {game} to stop); {held}", game=game.name,
+                            held=_held(held, game.name)))
 
 
 def _held(count: int, game: str) -> str:
     """What becomes of the mail held for the address, in words."""
     if count == 0:
-        return f"nothing of {game} was held for you"
-    if count == 1:
-        return f"the 1 mail of {game} held for you since the move goes out now"
-    return f"the {count} mails of {game} held for you since the move go out now"
+        return _("nothing of {game} was held for you", game=game)
+    return ngettext("the {count} mail of {game} held for you since the move goes out now",
+                    "the {count} mails of {game} held for you since the move go out now", count, game=game)

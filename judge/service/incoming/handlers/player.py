@@ -128,7 +128,7 @@ def set_address(talk: Conversation, text: str, command: cmd.SetAddress) -> None:
         return
     if address != previous and consent.needed(talk, address):
         consent.ask(talk, text, address, "address", game, {"who": context.seat or "MASTER", "previous": previous},
-                    f"SET ADDRESS {address}", said_in_english(news(lambda: _receive(talk, context))))
+                    f"SET ADDRESS {address}", lambda: _receive(talk, context))
         talk.tell_registered(said_in_english(news(lambda: _address_to_change(talk, context, address))))
         return
     _move(talk, game, context.seat or "MASTER", address)

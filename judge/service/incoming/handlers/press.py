@@ -35,12 +35,15 @@ from dataclasses import dataclass, field
 from sqlalchemy.orm import Session
 
 from judge.commands import parse as cmd
+from judge.language import gettext as _
+from judge.language import ngettext
 from judge.service.hosting import host
 from judge.service.hosting.kinds import GameKind
 from judge.service.incoming.handlers.conversation import Conversation
 from judge.service.incoming.handlers.holding import Why
 from judge.service.options import rules_of
-from judge.service.templates import counted, render
+from judge.service.outgoing.preferences import writing_to
+from judge.service.templates import render
 from judge.store.models import Game, GreyPress, Player, Secret
 
 PSEUDONYM = re.compile(r"ANON-[A-Z2-7]{8}")
@@ -89,15 +92,30 @@ class Press:
 
     @property
     def sender(self) -> str:
-        return self.kind.seat_title(self.power) if self.power else "the game master"
+        """Who sent it, in the language being written in."""
+        return self.kind.seat_title(self.power) if self.power else _("the game master")
 
     def body(self, *, everyone: bool, others: list[str], grey: bool, answer: str | None = None) -> str:
         """The text of one copy."""
         return render("press", game=self.game, sender=self.sender, body=self.command.body, everyone=everyone,
-                      others=others, grey=grey, sent_grey=self.grey, answer=answer)
+                      others=[_shown(who) for who in others], grey=grey, sent_grey=self.grey, answer=answer)
 
     def subject(self, signed: bool) -> str:
-        return f"{self.game.name} press from {self.sender}" if signed else f"{self.game.name} grey press"
+        return (_("{game} press from {sender}", game=self.game.name, sender=self.sender) if signed
+                else _("{game} grey press", game=self.game.name))
+
+
+THE_MASTER = "MASTER"
+"""Who the game master is among a press's readers (`Press.targets`, `Press.held`), said in the language of
+whoever reads it (`_shown`)."""
+AN_OBSERVER = "OBSERVER"
+"""An observer's copy among those held (`Press.held`)."""
+
+
+def _shown(who: str) -> str:
+    """A reader of a press as the language being written in names it: a seat's title as it is, the game
+    master and an observer in words."""
+    return _("the game master") if who == THE_MASTER else _("an observer") if who == AN_OBSERVER else who
 
 
 def press(talk: Conversation, text: str, command: cmd.Press) -> None:
@@ -113,7 +131,7 @@ def press(talk: Conversation, text: str, command: cmd.Press) -> None:
     for deliver in DELIVERIES:
         deliver(sending)
     talk.echo(text, "error" if sending.held or not sending.sent else "ok",
-              "".join(clause(sending) for clause in ANSWER))
+              "".join(clause(sending) for clause in ANSWER))  # each clause one message: see `ANSWER`
 
 
 # -- the rules, in order: each refuses the press (why) or lets it go on (None) ----------------------
@@ -125,8 +143,9 @@ def _within_count(press: Press) -> Why | None:
     talk.presses += 1
     if talk.presses <= talk.settings.max_press_per_mail:
         return None
-    return Why("TOO_MANY_PRESS", f"not sent: at most {talk.settings.max_press_per_mail} press messages are sent "
-               "from one mail")
+    return Why("TOO_MANY_PRESS", ngettext("not sent: at most {count} press message is sent from one mail",
+                                          "not sent: at most {count} press messages are sent from one mail",
+                                          talk.settings.max_press_per_mail))
 
 
 def _readers_named(press: Press) -> Why | None:
@@ -145,7 +164,7 @@ def _readers_named(press: Press) -> Why | None:
 def _allowed(press: Press) -> Why | None:
     """The game's press options allow press to these readers in this colour (`refused`)."""
     problem = refused(press.talk, press.game, press.to, press.command.grey)
-    return Why(problem.code, f"not sent: {problem.message}") if problem else None
+    return Why(problem.code, _("not sent: {why}", why=problem.message)) if problem else None
 
 
 def _coloured(press: Press) -> Why | None:
@@ -170,7 +189,7 @@ def _addressed(press: Press) -> Why | None:
         if name != "MASTER":
             _address_seat(press, name, seats.get(name))
         elif not press.by_master:
-            press.targets.setdefault(game.gm_address, "the game master")
+            press.targets.setdefault(game.gm_address, THE_MASTER)
     return None
 
 
@@ -202,9 +221,11 @@ def _one_colour(press: Press) -> Why | None:
     game master alone, and the game master's, are of no colour here."""
     if press.to == ("MASTER",) or press.by_master or not _mixed(press.talk, press.game, press.grey):
         return None
-    return Why("MIXED_PRESS", f"not sent: this mail also sends {'white' if press.grey else 'grey'} press; both "
-               "would arrive at the same moment, and readers who compare their mail could tell who sent the grey "
-               "one: send grey press in a mail of its own")
+    return Why("MIXED_PRESS", _("not sent: this mail also sends white press; both would arrive at the same moment, "
+                                "and readers who compare their mail could tell who sent the grey one: send grey "
+                                "press in a mail of its own") if press.grey else
+               _("not sent: this mail also sends grey press; both would arrive at the same moment, and readers who "
+                 "compare their mail could tell who sent the grey one: send grey press in a mail of its own"))
 
 
 def _within_size(press: Press) -> Why | None:
@@ -213,9 +234,13 @@ def _within_size(press: Press) -> Why | None:
     copies = len(press.targets) + (press.unheard is not None) + len(press.watching) + press.master_copied
     size = copies * sum(len(line) + 1 for line in press.command.body)
     if talk.press_copied + size > PRESS_COPIED:
-        return Why("TOO_MUCH_PRESS", f"not sent: its copies to {counted(copies, 'reader')} would hold {size:,} "
-                   f"characters, and one mail's press holds at most {PRESS_COPIED:,} characters in all its copies "
-                   f"({talk.press_copied:,} before this one); send it shorter, or in another mail")
+        return Why("TOO_MUCH_PRESS", ngettext(
+            "not sent: its copy to {count} reader would hold {size} characters, and one mail's press holds at most "
+            "{most} characters in all its copies ({before} before this one); send it shorter, or in another mail",
+            "not sent: its copies to {count} readers would hold {size} characters, and one mail's press holds at "
+            "most {most} characters in all its copies ({before} before this one); send it shorter, or in another "
+            "mail", copies, size=format(size, ","), most=format(PRESS_COPIED, ","),
+            before=format(talk.press_copied, ",")))
     talk.press_copied += size
     return None
 
@@ -237,8 +262,9 @@ def _to_readers(press: Press) -> None:
         others = [w for a, w in press.targets.items() if a != address] if signed else []
         answer = pseudonym(talk.session, game, power, press.seats_at[address]) if (
             not signed and power and address in press.seats_at) else None
-        body = press.body(everyone=press.everyone, others=others, grey=not signed, answer=answer)
-        went = talk.send(to=address, subject=press.subject(signed), kind="press", game_id=game.id, body=body)
+        with writing_to(talk.session, talk.settings, address, game):  # each copy in its reader's language
+            body = press.body(everyone=press.everyone, others=others, grey=not signed, answer=answer)
+            went = talk.send(to=address, subject=press.subject(signed), kind="press", game_id=game.id, body=body)
         (press.sent if went else press.held).append(who)
 
 
@@ -273,21 +299,27 @@ def _to_master(press: Press) -> None:
         return
     readers = [press.kind.seat_title(press.seats_at[a]) if a in press.seats_at else who
                for a, who in press.targets.items()]
-    body = press.body(everyone=press.everyone, others=readers, grey=False)
-    if not press.talk.send(to=press.game.gm_address, subject=f"{press.game.name} grey press from {press.sender}",
-                           kind="press", game_id=press.game.id, body=body):
-        press.held.append("the game master")
+    talk, game = press.talk, press.game
+    with writing_to(talk.session, talk.settings, game.gm_address, game):
+        body = press.body(everyone=press.everyone, others=readers, grey=False)
+        went = talk.send(to=game.gm_address, subject=_("{game} grey press from {sender}", game=game.name,
+                                                       sender=press.sender), kind="press", game_id=game.id, body=body)
+    if not went:
+        press.held.append(THE_MASTER)
 
 
 def _to_observers(press: Press) -> None:
     """A broadcast's copy to each of the game's observers, in its colour."""
+    talk, game = press.talk, press.game
     for address in press.watching:
-        body = press.body(everyone=True, others=[], grey=press.grey)
-        if press.talk.send(to=address, subject=press.subject(not press.grey), kind="press", game_id=press.game.id,
-                           body=body):
+        with writing_to(talk.session, talk.settings, address, game):
+            body = press.body(everyone=True, others=[], grey=press.grey)
+            went = talk.send(to=address, subject=press.subject(not press.grey), kind="press", game_id=game.id,
+                             body=body)
+        if went:
             press.observed += 1
         else:
-            press.held.append("an observer")
+            press.held.append(AN_OBSERVER)
 
 
 DELIVERIES: tuple[Callable[[Press], None], ...] = (_to_readers, _grey_kept, _to_unheard, _to_master, _to_observers)
@@ -299,35 +331,41 @@ DELIVERIES: tuple[Callable[[Press], None], ...] = (_to_readers, _grey_kept, _to_
 
 def _sent_to(press: Press) -> str:
     """Who it was sent to."""
-    return f"{'grey press' if press.grey else 'press'} sent to {', '.join(press.sent) or 'nobody'}"
+    if not press.sent:
+        return _("grey press sent to nobody") if press.grey else _("press sent to nobody")
+    readers = ", ".join(_shown(who) for who in press.sent)
+    return (_("grey press sent to {readers}", readers=readers) if press.grey
+            else _("press sent to {readers}", readers=readers))
 
 
 def _observers(press: Press) -> str:
     """How many observers it was copied to."""
-    return f" and {counted(press.observed, 'observer')}" if press.observed else ""
+    return ngettext(" and {count} observer", " and {count} observers", press.observed) if press.observed else ""
 
 
 def _master_told(press: Press) -> str:
     """That the game master knows who sent grey press."""
-    return " (the game master is told who sent it)" if press.master_copied else ""
+    return _(" (the game master is told who sent it)") if press.master_copied else ""
 
 
 def _signed(press: Press) -> str:
     """That press to the game master alone is signed, though it asked to be grey."""
-    return " (signed: press to the game master always is)" if press.command.grey and press.to == ("MASTER",) else ""
+    return (_(" (signed: press to the game master always is)") if press.command.grey and press.to == ("MASTER",)
+            else "")
 
 
 def _skipped(press: Press) -> str:
     """The seats named that nobody plays."""
-    return f" (not to {', '.join(press.skipped)}: no player)" if press.skipped else ""
+    return _(" (not to {seats}: no player)", seats=", ".join(press.skipped)) if press.skipped else ""
 
 
 def _held(press: Press) -> str:
     """The copies over the mail's budget of mails."""
     if not press.held:
         return ""
-    return (f"; not sent to {', '.join(press.held)}: one mail may cause at most "
-            f"{press.talk.settings.max_mails_per_mail} mails")
+    return ngettext("; not sent to {readers}: one mail may cause at most {count} mail",
+                    "; not sent to {readers}: one mail may cause at most {count} mails",
+                    press.talk.settings.max_mails_per_mail, readers=", ".join(_shown(who) for who in press.held))
 
 
 ANSWER: tuple[Callable[[Press], str], ...] = (_sent_to, _observers, _master_told, _signed, _skipped, _held)
@@ -358,7 +396,7 @@ def _answered(talk: Conversation, game: Game, reader: str | None, words: tuple[s
     senders = [seat for seat in host.seats(talk.session, game) if reader is not None and seat != reader
                and pseudonym(talk.session, game, seat, reader) == named]
     if not senders:
-        raise ValueError(f"no grey press reached you from {named}")
+        raise ValueError(_("no grey press reached you from {pseudonym}", pseudonym=named))
     return senders[0]
 
 
@@ -370,21 +408,26 @@ def refused(talk: Conversation, game: Game, to: tuple[str, ...], grey: bool | No
     rules = rules_of(game).press
     kind = talk.kinds.of(game)
     if talk.context.is_master:
-        return Why("MASTER_SIGNS", "the game master's press is always signed") if grey else None
+        return Why("MASTER_SIGNS", _("the game master's press is always signed")) if grey else None
     if to == ("MASTER",):
         return None
     if rules.colours == "NONE":
-        return Why("NO_PRESS", "this game allows no press but to the game master (PRESS TO M)")
+        return Why("NO_PRESS", _("this game allows no press but to the game master (PRESS TO M)"))
     if not rules.partial and to != ("ALL",):
-        return Why("BROADCAST_ONLY", "this game allows press to everyone only (PRESS TO ALL, BROADCAST), or to the "
-                   "game master alone")
+        return Why("BROADCAST_ONLY", _("this game allows press to everyone only (PRESS TO ALL, BROADCAST), or to "
+                                       "the game master alone"))
     if not rules.between and game.phase and kind.is_between(game.phase):
-        return Why("NO_PRESS_BETWEEN", f"this game allows no press during its {kind.between_phases} but to the game "
-                   "master")
+        return Why("NO_PRESS_BETWEEN", _("this game allows no press during its {phases} but to the game master",
+                                         phases=kind.between_phases))
     wanted = rules.grey_by_default if grey is None else grey
     if not rules.allows(wanted):
-        return Why(f"{rules.colours}_ONLY", f"this game allows {rules.colours.lower()} press only"
-                   + (" (drop the word GREY)" if wanted else " (end the PRESS line with GREY)"))
+        if rules.colours == "WHITE":
+            said = _("this game allows white press only (drop the word GREY)")
+        elif wanted:
+            said = _("this game allows grey press only (drop the word GREY)")
+        else:
+            said = _("this game allows grey press only (end the PRESS line with GREY)")
+        return Why(f"{rules.colours}_ONLY", said)
     return None
 
 

@@ -34,6 +34,7 @@ from sqlalchemy import Table, and_, bindparam, case, delete, func, or_, select
 from sqlalchemy.orm import Session
 
 from judge.commands import parse as cmd
+from judge.language import gettext as _
 from judge.mail.inbound import usable_address
 from judge.mail.received import Source
 from judge.service import mailbox
@@ -47,6 +48,7 @@ from judge.service.incoming.handlers.holding import Why
 from judge.service.incoming.handlers.reading import Context
 from judge.service.options import rules_of
 from judge.service.outgoing.outbox import queue
+from judge.service.outgoing.preferences import writing_to
 from judge.service.passwords import hash_password, verify_password
 from judge.service.states import RUNNING
 from judge.service.templates import render
@@ -76,21 +78,25 @@ def signon(talk: Conversation, text: str, command: cmd.SignOn) -> None:
             raise Refusal(game.name, who)
         registered = game.gm_address
         talk.context = Context(game=game, registered=registered)
-        done = f"signed on as master of {game.name}"
+        done = _("signed on as master of {game}", game=game.name)
     else:
         if player is None or not verify_password(command.password, player.password):
             raise Refusal(game.name, who)
         assert who is not None
         kind = talk.kinds.of(game)
         if not host.is_played(player):
-            raise Refusal(game.name, who, gone=f"{kind.seat_title(who)} in {game.name} is no longer yours: "
-                          + ("the judge declared it abandoned after you missed its deadlines"
-                             if mailbox.same(game.settings.get("abandoned", {}).get(who), player.address)
-                             else "you resigned it" if player.resigned
-                             else f"the game master made it a dummy {kind.seat_word}"))
+            title = kind.seat_title(who)
+            raise Refusal(game.name, who, gone=_("{seat} in {game} is no longer yours: the judge declared it "
+                                                 "abandoned after you missed its deadlines", seat=title,
+                                                 game=game.name)
+                          if mailbox.same(game.settings.get("abandoned", {}).get(who), player.address)
+                          else _("{seat} in {game} is no longer yours: you resigned it", seat=title, game=game.name)
+                          if player.resigned
+                          else _("{seat} in {game} is no longer yours: the game master made it a dummy", seat=title,
+                                 game=game.name))
         registered = player.address or ""
         talk.context = Context(game=game, seat=who, player=player, registered=registered)
-        done = f"signed on as {kind.seat_title(who)} in {game.name}"
+        done = _("signed on as {seat} in {game}", seat=kind.seat_title(who), game=game.name)
     if found.own:  # a success clears the source's own failures on the seat
         talk.session.execute(delete(SignonFailure).where(SignonFailure.game_id == game.id, SignonFailure.who == who,
                                                          SignonFailure.source == source.key))
@@ -201,10 +207,13 @@ def record_failure(session: Session, settings: Settings, refusal: Refusal, sourc
         address = player.address if player else None
     if address:
         seat = refusal.who.title() if refusal.who == "MASTER" else kind_of(session, game).seat_title(refusal.who)
-        what = "JOINs with a wrong key" if refusal.who == KEY else f"sign-ons as {seat}"
         sources = sorted({f"{key} (From: {sender})" for key, sender in rows})
-        queue(session, settings, to=address, subject=f"{game.name}: failed {what}", kind="notice", now=now,
-              game_id=game.id, body=render("signon_failures", game=game, what=what, count=count, sources=sources))
+        with writing_to(session, settings, address, game):
+            what = _("JOINs with a wrong key") if refusal.who == KEY else _("sign-ons as {seat}", seat=seat)
+            subject = (_("{game}: failed JOINs with a wrong key", game=game.name) if refusal.who == KEY
+                       else _("{game}: failed sign-ons as {seat}", game=game.name, seat=seat))
+            queue(session, settings, to=address, subject=subject, kind="notice", now=now, game_id=game.id,
+                  body=render("signon_failures", game=game, what=what, count=count, sources=sources))
 
 
 def takeover(talk: Conversation, text: str, command: cmd.Takeover) -> None:
@@ -233,7 +242,7 @@ def takeover(talk: Conversation, text: str, command: cmd.Takeover) -> None:
         consent.ask(talk, shown, address, "takeover", game,
                     {"power": power, "password": password, "source": source.key, "network": source.network,
                      "from": str(source)}, f"TAKEOVER {power}@{game.name}",
-                    f"to play {talk.kinds.of(game).seat_title(power)} in that game")
+                    lambda: _("to play {seat} in that game", seat=talk.kinds.of(game).seat_title(power)))
         return
     _take_over(talk, shown, game, power, address, password, (source.key, source.network, str(source)))
     player = host.seats(talk.session, game)[power]
@@ -256,16 +265,17 @@ def _cannot_take_over(talk: Conversation, game: Game, power: str, address: str) 
     kind = talk.kinds.of(game)
     player = host.seats(talk.session, game).get(power)
     if game.state not in RUNNING or player is None:
-        return Why("NOT_RUNNING", f"{kind.seat_word}s can be taken over only in a running game")
+        return Why("NOT_RUNNING", _("{seat} can be taken over only in a running game", seat=kind.seat_title(power)))
     if host.is_played(player):
-        return Why("HAS_A_PLAYER", f"{kind.seat_title(power)} has a player")
+        return Why("HAS_A_PLAYER", _("{seat} has a player", seat=kind.seat_title(power)))
     if gone := kind.no_new_player(talk.session, game, power):
         return Why("LEFT_THE_GAME", gone)
     if not host.is_open(game, power):
-        return Why("NOT_OPEN", f"{kind.seat_title(power)} is not open for takeover: ask the game master (SET OPENING)")
+        return Why("NOT_OPEN", _("{seat} is not open for takeover: ask the game master (SET OPENING)",
+                                 seat=kind.seat_title(power)))
     if any(mailbox.same(p.address, address) for seat, p in host.seats(talk.session, game).items()
            if host.is_played(p) and not kind.out_of_game(talk.session, game, seat)):
-        return Why("ALREADY_PLAYING", f"you already play a {kind.seat_word} in this game")
+        return Why("ALREADY_PLAYING", _("you already play in this game"))
     if gated := records.refusal(talk.session, game, address, talk.now):
         return Why("ENTRY_GATE", gated)
     return None
@@ -298,17 +308,23 @@ def _take_over(talk: Conversation, shown: str, game: Game, power: str, address: 
     _seat_to(talk, game, player, address, password)
     host.record(game, f"{title} taken over by a new player")
     talk.proved(address)
-    talk.echo(shown, "ok", f"you now play {title} in {game.name} (SIGNON {power}@{game.name} password); "
-              "a briefing follows")
+    talk.echo(shown, "ok", _("you now play {seat} in {game} (SIGNON {power}@{game} password); a briefing follows",
+                             seat=title, game=game.name, power=power))
     kind.brief(talk, game, power, player, address)
     key, network, told = source
     _tell_master(talk, game, power, address, key, network, told)
     if not talk.session.scalar(select(Signon.id).where(Signon.game_id == game.id, Signon.who == power,
                                                        Signon.source == key)):
         talk.session.add(Signon(game_id=game.id, who=power, source=key, network=network, at=talk.now))
-    who = "" if rules_of(game).anonymous else f" ({address})"
-    talk.announce(f"{title} has a new player{who}", game=game, master=False,  # told above
-                  observers=f"{title} has a new player")  # observers are told, never an address
+
+    def unnamed() -> str:  # each reader's in their language (`Telling.announce`)
+        return _("{seat} has a new player", seat=title)
+
+    def named() -> str:
+        return _("{seat} has a new player ({address})", seat=title, address=address)
+
+    talk.announce(unnamed if rules_of(game).anonymous else named, game=game, master=False,  # told above
+                  observers=unnamed)  # observers are told, never an address
 
 
 def _tell_master(talk: Conversation, game: Game, power: str, address: str, key: str, network: str | None,
@@ -320,20 +336,23 @@ def _tell_master(talk: Conversation, game: Game, power: str, address: str, key: 
         Signon.game_id == game.id, Signon.who != power, or_(Signon.source == key, Signon.network == network))))
     same = {who for who, source in seen if source == key}
     near = {who for who, source in seen if source != key} - same
-    lines = [f"{title(power)} in {game.name} was taken over by {address}.",
-             f"The TAKEOVER came from {told}."]
-    if same:
-        lines.append(f"WARNING: that source has signed on as {_seats(same, title)} in this game: one player may now "
-                     "hold two seats.")
-    if near:
-        lines.append(f"Its network (IP address) has signed on as {_seats(near, title)}: a shared mail provider, or the "
-                     "same player.")
-    queue(talk.session, talk.settings, to=game.gm_address, subject=f"{game.name}: {title(power)} taken over",
-          kind="notice", now=talk.now, game_id=game.id, body="\n".join(lines) + "\n")
+    with writing_to(talk.session, talk.settings, game.gm_address, game):
+        lines = [_("{seat} in {game} was taken over by {address}.", seat=title(power), game=game.name,
+                   address=address),
+                 _("The TAKEOVER came from {source}.", source=told)]
+        if same:
+            lines.append(_("WARNING: that source has signed on as {seats} in this game: one player may now hold two "
+                           "seats.", seats=_seats(same, title)))
+        if near:
+            lines.append(_("Its network (IP address) has signed on as {seats}: a shared mail provider, or the same "
+                           "player.", seats=_seats(near, title)))
+        queue(talk.session, talk.settings, to=game.gm_address,
+              subject=_("{game}: {seat} taken over", game=game.name, seat=title(power)),
+              kind="notice", now=talk.now, game_id=game.id, body="\n".join(lines) + "\n")
 
 
 def _seats(seats: set[str], title: Callable[[str], str]) -> str:
-    return ", ".join("the game master" if who == "MASTER" else title(who) for who in sorted(seats))
+    return ", ".join(_("the game master") if who == "MASTER" else title(who) for who in sorted(seats))
 
 
 def replace(talk: Conversation, text: str, command: cmd.Replace) -> None:
@@ -350,8 +369,8 @@ def replace(talk: Conversation, text: str, command: cmd.Replace) -> None:
     kind = talk.kinds.of(game)
     address = usable_address(command.address)
     if not address:
-        talk.echo(text, "error", f"'{command.address[:80]}' is not an address the judge can send mail to",
-                  code="BAD_ADDRESS")
+        talk.echo(text, "error", _("'{address}' is not an address the judge can send mail to",
+                                   address=command.address[:80]), code="BAD_ADDRESS")
         return
     problem = _cannot_replace(talk, game, power, address)
     if problem:
@@ -361,17 +380,18 @@ def replace(talk: Conversation, text: str, command: cmd.Replace) -> None:
     consent.ask(talk, text, address, "replace", game,
                 {"power": power, "previous": player.address if host.is_played(player) else None},
                 f"REPLACE {power}@{game.name}",
-                f"to play {kind.seat_title(power)} in that game in place of its player, as its game master asked")
+                lambda: _("to play {seat} in that game in place of its player, as its game master asked",
+                          seat=kind.seat_title(power)))
 
 
 def _cannot_replace(talk: Conversation, game: Game, power: str, address: str) -> Why | None:
     kind = talk.kinds.of(game)
     if game.state not in RUNNING or host.seats(talk.session, game).get(power) is None:
-        return Why("NOT_RUNNING", f"{kind.seat_word}s can be replaced only in a running game")
+        return Why("NOT_RUNNING", _("{seat} can be replaced only in a running game", seat=kind.seat_title(power)))
     if gone := kind.no_new_player(talk.session, game, power):
         return Why("LEFT_THE_GAME", gone)
     if any(mailbox.same(p.address, address) for p in host.seats(talk.session, game).values() if host.is_played(p)):
-        return Why("ALREADY_PLAYING", f"{address} already plays a {kind.seat_word} in this game")
+        return Why("ALREADY_PLAYING", _("{address} already plays in this game", address=address))
     return None
 
 
@@ -386,27 +406,40 @@ def replace_confirmed(talk: Conversation, request: Confirmation, text: str) -> N
     player = host.seats(talk.session, game).get(power)
     if problem is None and player is not None and (player.address if host.is_played(player) else None) != details[
             "previous"]:
-        problem = Why("ADDRESS_CHANGED", f"{title} has changed hands since the game master asked: nothing done")
+        problem = Why("ADDRESS_CHANGED", _("{seat} has changed hands since the game master asked: nothing done",
+                                           seat=title))
     if problem or player is None:
         talk.echo(text, "error", problem.message if problem else "", code=problem.code if problem else None)
         return
     previous = details["previous"]
     _seat_to(talk, game, player, address, details["password"])
     host.record(game, f"{title} given to a new player by the game master")
-    talk.echo(text, "ok", f"you now play {title} in {game.name} (SIGNON {power}@{game.name} and the password you "
-              "chose); a briefing follows")
+    talk.echo(text, "ok", _("you now play {seat} in {game} (SIGNON {power}@{game} and the password you chose); "
+                            "a briefing follows", seat=title, game=game.name, power=power))
     kind.brief(talk, game, power, player, address)
     if previous:
-        queue(talk.session, talk.settings, to=previous, subject=f"{game.name}: you no longer play {title}",
-              kind="notice", now=talk.now, game_id=game.id,
-              body=f"The game master of {game.name} has given {title} to a new player: your password no longer "
-                   "signs on to it.\nThank you for playing.\n")
-    queue(talk.session, talk.settings, to=game.gm_address, subject=f"{game.name}: {title} replaced", kind="notice",
-          now=talk.now, game_id=game.id, body=f"{address} confirmed and now plays {title} in {game.name}"
-          + (f" in place of {previous}" if previous else "") + ".\n")
-    who = "" if rules_of(game).anonymous else f" ({address})"
-    talk.announce(f"the game master gave {title} to a new player{who}", game=game, master=False,  # told above
-                  observers=f"the game master gave {title} to a new player")
+        with writing_to(talk.session, talk.settings, previous, game):
+            queue(talk.session, talk.settings, to=previous,
+                  subject=_("{game}: you no longer play {seat}", game=game.name, seat=title),
+                  kind="notice", now=talk.now, game_id=game.id,
+                  body=_("The game master of {game} has given {seat} to a new player: your password no longer "
+                         "signs on to it.", game=game.name, seat=title) + "\n" + _("Thank you for playing.") + "\n")
+    with writing_to(talk.session, talk.settings, game.gm_address, game):
+        told = (_("{address} confirmed and now plays {seat} in {game} in place of {previous}.", address=address,
+                  seat=title, game=game.name, previous=previous) if previous
+                else _("{address} confirmed and now plays {seat} in {game}.", address=address, seat=title,
+                       game=game.name))
+        queue(talk.session, talk.settings, to=game.gm_address,
+              subject=_("{game}: {seat} replaced", game=game.name, seat=title), kind="notice",
+              now=talk.now, game_id=game.id, body=told + "\n")
+    def given() -> str:  # each reader's in their language (`Telling.announce`)
+        return _("the game master gave {seat} to a new player", seat=title)
+
+    def named() -> str:
+        return _("the game master gave {seat} to a new player ({address})", seat=title, address=address)
+
+    talk.announce(given if rules_of(game).anonymous else named, game=game, master=False,  # told above
+                  observers=given)
 
 
 COMMANDS = (
