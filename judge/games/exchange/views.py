@@ -220,10 +220,10 @@ def _change_words(kind: str, shares: int, corporation: str) -> str:
                     shares, corporation=corporation)
 
 
-def holdings_lines(holdings: Iterable[tuple[str, int]]) -> list[str]:
+def holdings_lines(holdings: Iterable[tuple[str, int]], indent: str = "  ") -> list[str]:
     """An investor's shares, wrapped: ``your shares: France 3, Italy 2``, or none."""
     held = ", ".join(f"{title(c)} {n}" for c, n in holdings) or _("none")
-    return wrap(_("your shares: {shares}", shares=held))
+    return wrap(_("your shares: {shares}", shares=held), indent)
 
 
 def statement_lines(view: ExchangeStatement, transfers: Sequence[str] = ()) -> list[str]:
@@ -600,11 +600,12 @@ def register_lines(state: ExchangeState) -> list[str]:
     lines = []
     for corporation in state.corporations:
         if corporation in state.liquidated:
-            lines.append(f"  {title(corporation)}: liquidated")
+            lines.append("  " + _("{corporation}: liquidated", corporation=title(corporation)))
             continue
-        held = [f"{who} {n}" for who, n in sorted(state.register.holdings.get(corporation, {}).items())]
-        lines += wrapped(f"{title(corporation)}: {state.register.issued.get(corporation, 0)} issued, pool "
-                         f"{state.register.pool(corporation)}; held by ", held or ["nobody"])
+        held = ", ".join(f"{who} {n}" for who, n in sorted(state.register.holdings.get(corporation, {}).items()))
+        lines += wrap(_("{corporation}: {issued} issued, pool {pool}; held by {holders}",
+                        corporation=title(corporation), issued=state.register.issued.get(corporation, 0),
+                        pool=state.register.pool(corporation), holders=held or _("nobody")))
     return lines
 
 
@@ -612,81 +613,93 @@ def money_lines(state: ExchangeState) -> list[str]:
     """Every purse and treasury, and the money check (X.2: Σ purses + Σ treasuries + destroyed =
     the starting money and every income; under ZEROSUM the bribes owed to corporations are held
     too, 6.7)."""
-    purses = [f"{who} {state.purses[who]}" for who in state.order]
-    treasuries = [f"{title(c)} {state.treasuries[c]}" for c in state.live]
-    owed = [f"{title(c)} {n}" for c, n in sorted(state.owed.items()) if n]
+    purses = ", ".join(f"{who} {state.purses[who]}" for who in state.order)
+    treasuries = ", ".join(f"{title(c)} {state.treasuries[c]}" for c in state.live)
+    owed = ", ".join(f"{title(c)} {n}" for c, n in sorted(state.owed.items()) if n)
     total = sum(state.purses.values()) + sum(state.treasuries.values()) + sum(state.owed.values())
-    return [*wrapped("purses: ", purses), *wrapped("treasuries: ", treasuries),
-            *(wrapped("owed at the Income step (ZEROSUM, 6.7): ", owed) if owed else []),
-            f"  money check: {total} held + {state.destroyed} destroyed = {total + state.destroyed}; "
-            f"{state.minted} entered the game (starting funds and income)"]
+    return [*wrap(_("purses: {purses}", purses=purses)), *wrap(_("treasuries: {treasuries}", treasuries=treasuries)),
+            *(wrap(_("owed at the Income step (ZEROSUM, 6.7): {owed}", owed=owed)) if owed else []),
+            "  " + _("money check: {held} held + {destroyed} destroyed = {total}; {minted} entered the game (starting "
+                     "funds and income)", held=total, destroyed=state.destroyed, total=total + state.destroyed,
+                     minted=state.minted)]
 
 
 def sheet_lines(sheets: Mapping[str, str]) -> list[str]:
     """Every investor's sheet as it stood at the deadline, as written."""
     lines = []
     for author, text in sheets.items():
-        lines.append(f"  sheet of {author}:")
-        lines += [f"    {line}" for line in text.splitlines()] or ["    (empty)"]
-    return lines or ["  no sheet was sent"]
+        lines.append("  " + _("sheet of {investor}:", investor=author))
+        lines += [f"    {line}" for line in text.splitlines()] or ["    " + _("(empty)")]
+    return lines or ["  " + _("no sheet was sent")]
 
 
 def exchange_chart(record: ExchangeRecord, after: ExchangeState, sheets: Mapping[str, str]) -> list[str]:
     """Everything an Exchange phase did (X.8.3 a-i): the sheets, every line's outcome, each step's
     result, the register and the money after it."""
-    lines = ["Sheets:", *sheet_lines(sheets), "What became of each line:"]
-    lines += [f"  {action.author}: {outcome_line(action)}" for action in record.actions] or ["  nothing"]
+    lines = [_("Sheets:"), *sheet_lines(sheets), _("What became of each line:")]
+    lines += [f"  {action.author}: {outcome_line(action)}" for action in record.actions] or ["  " + _("nothing")]
     for liquidation in record.liquidations:
-        paid = [f"{who} {amount}" for who, amount in liquidation.payouts]
-        lines += wrapped(f"liquidation of {title(liquidation.corporation)} (E31): {liquidation.treasury} AgP, "
-                         f"{liquidation.per_share} a share, {liquidation.destroyed} destroyed; paid ", paid or ["none"],
-                         "")
+        paid = ", ".join(f"{who} {amount}" for who, amount in liquidation.payouts) or _("none")
+        lines += wrap(_("liquidation of {corporation} (E31): {treasury} AgP, {per_share} a share, {destroyed} "
+                        "destroyed; paid {paid}", corporation=title(liquidation.corporation),
+                        treasury=liquidation.treasury, per_share=liquidation.per_share,
+                        destroyed=liquidation.destroyed, paid=paid), "")
     for dividend in record.dividends:
         if dividend.per_share:
-            lines += wrapped(f"dividend of {title(dividend.corporation)}: {dividend.per_share} AgP a share; paid ",
-                             [f"{who} {amount}" for who, amount in dividend.payouts], "")
-    lines += wrapped("investor order before: ", record.order_before, "")
-    lines += wrapped("investor order after priority (E30): ", record.order, "")
+            lines += wrap(_("dividend of {corporation}: {per_share} AgP a share; paid {paid}",
+                            corporation=title(dividend.corporation), per_share=dividend.per_share,
+                            paid=", ".join(f"{who} {amount}" for who, amount in dividend.payouts)), "")
+    lines += wrap(_("investor order before: {order}", order=", ".join(record.order_before)), "")
+    lines += wrap(_("investor order after priority (E30): {order}", order=", ".join(record.order)), "")
     for issue in record.issues:
-        lines.append(f"issue of {title(issue.corporation)}: {issue.shares} at {issue.price}, approving "
-                     f"{issue.approving} of {issue.outstanding} outstanding: {'passed' if issue.passed else 'failed'}")
+        lines.append(_("issue of {corporation}: {shares} at {price}, approving {approving} of {outstanding} "
+                       "outstanding: passed", corporation=title(issue.corporation), shares=issue.shares,
+                       price=issue.price, approving=issue.approving, outstanding=issue.outstanding) if issue.passed
+                     else _("issue of {corporation}: {shares} at {price}, approving {approving} of {outstanding} "
+                            "outstanding: failed", corporation=title(issue.corporation), shares=issue.shares,
+                            price=issue.price, approving=issue.approving, outstanding=issue.outstanding))
     for fill in record.fills:
-        seller = "the pool" if fill.seller is None else fill.seller
-        lines.append(f"fill: {fill.shares} {title(fill.corporation)} from {seller} to {fill.buyer} at {fill.price}")
+        values = {"shares": fill.shares, "corporation": title(fill.corporation), "buyer": fill.buyer,
+                  "price": fill.price}
+        lines.append(_("fill: {shares} {corporation} from the pool to {buyer} at {price}", **values)
+                     if fill.seller is None else
+                     _("fill: {shares} {corporation} from {seller} to {buyer} at {price}", seller=fill.seller,
+                       **values))
     for election in record.elections:
-        tally = ", ".join(f"{c} {n}" for c, n in election.tally) or "no valid vote"
-        lines.append(f"election of {title(election.corporation)}: {tally}; {election.winner or 'leaderless'} "
-                     f"({election.reason.value})")
-    return [*lines, f"destroyed this phase: {record.destroyed} AgP", "Share register after it:",
-            *register_lines(after), "Money after it:", *money_lines(after)]
+        tally = ", ".join(f"{c} {n}" for c, n in election.tally) or _("no valid vote")
+        lines.append(_("election of {corporation}: {tally}; {winner} ({reason})",
+                       corporation=title(election.corporation), tally=tally,
+                       winner=election.winner or _("leaderless"), reason=reason_words(election.reason)))
+    return [*lines, _("destroyed this phase: {amount} AgP", amount=record.destroyed), _("Share register after it:"),
+            *register_lines(after), _("Money after it:"), *money_lines(after)]
 
 
 def board_chart(record: MovementRecord | OrdersRecord, after: ExchangeState, sheets: Mapping[str, str]) -> list[str]:
     """Everything a phase on the board did: the sheets, the worths set (Spring), every offerer's
     statement (rule 5.7), the orders' results, and the money after it."""
-    lines = ["Sheets:", *sheet_lines(sheets)]
+    lines = [_("Sheets:"), *sheet_lines(sheets)]
     if isinstance(record, MovementRecord):
         for corporation, worths in record.worths.items():
-            lines += wrapped(f"worths of {title(corporation)} for the year (E22): ",
-                             [f"{c} {w}" for c, w in sorted(worths.items())], "")
+            lines += wrap(_("worths of {corporation} for the year (E22): {worths}", corporation=title(corporation),
+                            worths=worths_text(worths)), "")
         for offerer, statement in record.determination.statements.items():
             if statement.accepted or statement.spent:
-                lines.append(f"statement of {title(offerer)}:")
+                lines.append(_("statement of {corporation}:", corporation=title(offerer)))
                 lines += ["  " + line for line in corporate_statement_lines(statement)]
-        fate = "owed to the bribed units' corporations (ZEROSUM, 6.7)" if after.options.payola.zerosum else \
-            "destroyed (E6)"
-        lines.append(f"bribes paid, {fate}: {record.bribes} AgP")
-    lines += ["Results:", *(result_line(r) for r in record.result.results)]
-    return [*lines, "Money after it:", *money_lines(after)]
+        lines.append(_("bribes paid, owed to the bribed units' corporations (ZEROSUM, 6.7): {amount} AgP",
+                       amount=record.bribes) if after.options.payola.zerosum else
+                     _("bribes paid, destroyed (E6): {amount} AgP", amount=record.bribes))
+    lines += [_("Results:"), *(result_line(r) for r in record.result.results)]
+    return [*lines, _("Money after it:"), *money_lines(after)]
 
 
 def income_chart(record: IncomeRecord, after: ExchangeState) -> list[str]:
     """The Income step: each corporation's income, center by center, and those eliminated (E27, E31)."""
-    lines = [f"Income step {record.phase} (E27):"]
+    lines = [_("Income step {phase} (E27):", phase=record.phase)]
     for income in record.incomes:
         lines += income_lines(income, after.treasuries[income.corporation])
-    lines += [f"  {title(c)} owns no supply center: eliminated, liquidated at the next Exchange phase (E31)"
-              for c in record.eliminated]
+    lines += ["  " + _("{corporation} owns no supply center: eliminated, liquidated at the next Exchange phase (E31)",
+                       corporation=title(c)) for c in record.eliminated]
     return lines
 
 

@@ -42,6 +42,7 @@ def played(judge: Judge) -> dict[str, tuple[list[Sent], list[Sent]]]:
     judge.send(address("ITA"), "SET LANGUAGE it")
     judge.send(address("FRA"), "SET LANGUAGE fr")
     english = play(judge, "english", ("ANN", "BOB", "CAT"))
+    judge.send(GM, "SET LANGUAGE fr")
     with _Warnings() as said:
         translated = play(judge, "mixed", ("ITA", "FRA", "ENG"))
     assert not [r for r in said if "for a reader of" in r.getMessage()]
@@ -116,6 +117,36 @@ def test_the_start_and_the_chart_are_in_their_reader_s_language(
     assert "Hai 60 AgP e nessuna azione." in start.body and "You have" not in start.body
     french = mails_to(judge, "FRA", "mixed commence")
     assert "Chaque investisseur commence avec 60 AgP (E4)." in french.body
-    chart = [m for m in judge.all_mail() if m.to == GM and m.subject == "mixed W1900X chart"]
-    assert len(chart) == 1 and "the chart of W1900X, for the game master alone" in chart[0].body
+    chart = [m for m in judge.all_mail() if m.to == GM and m.subject == "mixed W1900X : tableau"]
+    english = [m for m in judge.all_mail() if m.to == GM and m.subject == "english W1900X chart"]
+    assert len(chart) == 1 and len(english) == 1
+    for said in ("Partie mixed : le tableau de W1900X, pour le seul maître du jeu", "Feuilles :",
+                 "Registre des actions après la phase :",
+                 "contrôle de l'argent : 175 détenus + 5 détruits = 180 ; 180 entrés dans la partie"):
+        assert said in chart[0].body
+    for english_words in ("Sheets:", "What became", "Money after it", "money check", "held by"):
+        assert english_words not in chart[0].body
+    assert sorted(figures(chart[0])) == sorted(figures(english[0]))  # the sheets listed by name, in another order
 
+
+
+def test_a_refused_sheet_and_a_transfer_are_answered_in_the_sender_s_language_and_told_in_the_receiver_s(
+        judge: Judge, played: dict[str, tuple[list[Sent], list[Sent]]]) -> None:
+    refused = send_as(judge, "mixed", "ITA", "BID 0 FRANCE AT 5")
+    assert "ERRORE: non in questa fase (2.2, X.8.2)" in refused.body
+    assert "foglio RESPINTO (1 riga errata); non hai nessun foglio per S1901M" in refused.body
+    with _Warnings() as said:
+        sent = send_as(judge, "mixed", "ITA", "TRANSFER 5 TO FRA")
+    assert not [r for r in said if "for a reader of" in r.getMessage()]
+    assert "5 AgP mandati a FRA; il tuo saldo è 42 AgP" in sent.body
+    told = mails_to(judge, "FRA", "mixed : virement reçu")
+    assert "Partie mixed : ITA vous a viré 5 AgP" in told.body and "Votre solde est maintenant de" in told.body
+    assert address("FRA") == told.to
+
+
+def test_status_is_answered_in_the_investor_s_language(
+        judge: Judge, played: dict[str, tuple[list[Sent], list[Sent]]]) -> None:
+    italian, french = send_as(judge, "mixed", "ITA", "STATUS"), send_as(judge, "mixed", "FRA", "STATUS")
+    assert "le tue azioni: France 2, Germany 1" in italian.body and "your shares" not in italian.body
+    assert "ordine degli investitori (E30): ENG, FRA, ITA" in italian.body
+    assert "vous êtes le PDG de France (E38) :" in french.body and "your balance" not in french.body
