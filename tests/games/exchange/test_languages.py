@@ -150,3 +150,11 @@ def test_status_is_answered_in_the_investor_s_language(
     assert "le tue azioni: France 2, Germany 1" in italian.body and "your shares" not in italian.body
     assert "ordine degli investitori (E30): ENG, FRA, ITA" in italian.body
     assert "vous êtes le PDG de France (E38) :" in french.body and "your balance" not in french.body
+
+
+def test_a_line_written_wrong_is_answered_in_the_sender_s_language(
+        judge: Judge, played: dict[str, tuple[list[Sent], list[Sent]]]) -> None:
+    french = send_as(judge, "mixed", "FRA", "BID x FRANCE AT 5", "ELECT")
+    assert "« X » n'est pas un nombre entier : un nombre s'écrit en chiffres (X.2.1)" in french.body
+    assert "attendu : ELECT X nom, ELECT X ME ou ELECT X NONE" in french.body
+    assert "expected" not in french.body and "whole number" not in french.body
