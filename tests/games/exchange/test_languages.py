@@ -158,3 +158,14 @@ def test_a_line_written_wrong_is_answered_in_the_sender_s_language(
     assert "« X » n'est pas un nombre entier : un nombre s'écrit en chiffres (X.2.1)" in french.body
     assert "attendu : ELECT X nom, ELECT X ME ou ELECT X NONE" in french.body
     assert "expected" not in french.body and "whole number" not in french.body
+
+
+def test_exchange_s_help_is_in_the_reader_s_language(
+        judge: Judge, played: dict[str, tuple[list[Sent], list[Sent]]]) -> None:
+    judge.send(address("ITA"), "HELP EXCHANGE stock")
+    italian = judge.last_to(address("ITA")).body
+    assert "compra fino a n azioni di X a p l'una, al prezzo offerto (E8)" in italian and "  BID n X AT p" in italian
+    judge.send(address("FRA"), "HELP EXCHANGE")
+    french = judge.last_to(address("FRA")).body
+    assert "Règle 6.8 de Payola : chaque puissance est une société" in french
+    assert "buy up to n shares" not in italian and "every power is a corporation" not in french
