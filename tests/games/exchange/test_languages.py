@@ -75,7 +75,7 @@ def test_an_italian_investor_reads_their_results_in_italian_with_the_english_fig
     assert "Partita mixed: W1900X è stata elaborata; si apre S1901M." in mail.body
     for said in ("Il tuo estratto conto (E39):", "Ordine degli investitori (E30): ENG, FRA, ITA",
                  "saldo quando la fase è stata elaborata: 60 AgP", "che cosa è stato di ciascuna delle tue righe:",
-                 "La mappa com'è ora (unità, poi centri di rifornimento):"):
+                 "La mappa com'è ora (unità, poi centri di rifornimento):", "% I tuoi contanti: 47 AgP."):
         assert said in mail.body
     for english_words in ("Your statement", "balance now", "has been processed", "The board as it stands",
                           "what became of", "read as", "shares", "Deadline of"):
