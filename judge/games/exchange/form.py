@@ -30,7 +30,7 @@ its CEO alone.
 
 from __future__ import annotations
 
-from judge.api import counted, note_list
+from judge.api import note_list
 from judge.engine.legal import adjustment_count, legal_builds, retreat_options
 from judge.engine.orders import Build
 from judge.engine.position import Season
@@ -39,6 +39,8 @@ from judge.games.exchange.core.phases import Step, step
 from judge.games.exchange.core.sheet import dividend_limit
 from judge.games.exchange.core.state import ExchangeState
 from judge.games.exchange.views import title
+from judge.language import gettext as _
+from judge.language import ngettext
 from judge.payola.acceptance import default_list
 from judge.payola.choices import unit_choices
 
@@ -60,9 +62,9 @@ def form_parts(state: ExchangeState, investor: str) -> Parts | None:
             _add(notes, lines, corporation, _ceo_exchange(state, corporation))
         return notes, lines
     if now is Step.MOVEMENT:
-        notes = [f"Your cash: {state.purses[investor]} AgP. Your own offers are optional, at least 1 AgP each (E25): "
-                 "replace the offer line's first _ with the amount and the second with a unit and its order, as "
-                 "3 : A PAR - BUR."]
+        notes = [_("Your cash: {amount} AgP. Your own offers are optional, at least 1 AgP each (E25): replace the "
+                   "offer line's first _ with the amount and the second with a unit and its order, as 3 : A PAR - BUR.",
+                   amount=state.purses[investor])]
         lines = ["_ : _"]
         for corporation in ruled:
             _add(notes, lines, corporation, _ceo_movement(state, corporation))
@@ -88,17 +90,18 @@ def _exchange(state: ExchangeState, investor: str) -> Parts:
     """The investor's own notes and lines in an Exchange phase."""
     held = state.register.portfolio(investor)
     trading = [c for c in state.live if c not in state.eliminated]
-    shares = ", ".join(f"{title(c)} {n}" for c, n in sorted(held.items()) if c in trading) or "none"
+    shares = ", ".join(f"{title(c)} {n}" for c, n in sorted(held.items()) if c in trading) or _("none")
     pools = ", ".join(f"{title(c)} {state.register.pool(c)}" for c in trading)
     ceos = ", ".join(f"{title(c)} {state.ceos[c]}" for c in trading if c in state.ceos)
-    notes = [f"Your cash: {state.purses[investor]} AgP. Your shares: {shares}.",
-             f"In the pools: {pools}.",
-             f"CEOs: {ceos}; the others are leaderless." if ceos else "Every corporation is leaderless.",
-             "A leaderless corporation offers its whole pool at 1 AgP a share, one with a CEO what its CEO asks "
-             "(E9). On a BID or SELL line, replace the first _ with a number of shares and the second with the "
-             "price of one.",
-             "PRIORITY: the AgP you spend on the investor order (E30). ELECT: the investor you vote for as the "
-             "corporation's CEO, or ME, or NONE (E14). To send nothing else, write PASS."]
+    notes = [_("Your cash: {amount} AgP. Your shares: {shares}.", amount=state.purses[investor], shares=shares),
+             _("In the pools: {pools}.", pools=pools),
+             _("CEOs: {ceos}; the others are leaderless.", ceos=ceos) if ceos else
+             _("Every corporation is leaderless."),
+             _("A leaderless corporation offers its whole pool at 1 AgP a share, one with a CEO what its CEO asks "
+               "(E9). On a BID or SELL line, replace the first _ with a number of shares and the second with the "
+               "price of one."),
+             _("PRIORITY: the AgP you spend on the investor order (E30). ELECT: the investor you vote for as the "
+               "corporation's CEO, or ME, or NONE (E14). To send nothing else, write PASS.")]
     lines = ["PRIORITY _", *(f"BID _ {c} AT _" for c in trading),
              *(f"SELL _ {c} AT _" for c in trading if c in held), *(f"ELECT {c} _" for c in trading)]
     return notes, lines
@@ -109,10 +112,11 @@ def _ceo_exchange(state: ExchangeState, corporation: str) -> Parts:
     if corporation in state.eliminated:
         return [], []
     register = state.register
-    notes = [f"{title(corporation)}, which you run: treasury {state.treasuries[corporation]} AgP, "
-             f"{register.issued.get(corporation, 0)} shares issued, {register.pool(corporation)} in its pool. "
-             f"Its dividend is at most {dividend_limit(state, corporation)} AgP a share (E23). In its block, SELL "
-             "asks from its pool, ISSUE offers new shares (E11) and BID buys shares back (E12)."]
+    notes = [_("{corporation}, which you run: treasury {treasury} AgP, {issued} shares issued, {pool} in its pool. "
+               "Its dividend is at most {limit} AgP a share (E23). In its block, SELL asks from its pool, ISSUE offers "
+               "new shares (E11) and BID buys shares back (E12).", corporation=title(corporation),
+               treasury=state.treasuries[corporation], issued=register.issued.get(corporation, 0),
+               pool=register.pool(corporation), limit=dividend_limit(state, corporation))]
     issue = ["ISSUE _ AT _"] if register.outstanding(corporation) else []
     return notes, ["DIVIDEND _", "SELL _ AT _", *issue, "BID _ AT _"]
 
@@ -122,18 +126,18 @@ def _ceo_movement(state: ExchangeState, corporation: str) -> Parts:
     position = state.position
     letter = state.game_map.powers[corporation].letter
     listed = state.acceptance.get(corporation) or default_list(letter)
-    notes = [f"{title(corporation)}, which you run: treasury {state.treasuries[corporation]} AgP, acceptance list "
-             f"{listed}. Each line of its block is an offer from its treasury: replace its _ with the amount, and "
-             "the order with another if you like. To change its acceptance list, replace the _ of ACCEPT; to save, "
-             "the _ of the line ending with $."]
+    notes = [_("{corporation}, which you run: treasury {treasury} AgP, acceptance list {listed}. Each line of its "
+               "block is an offer from its treasury: replace its _ with the amount, and the order with another if you "
+               "like. To change its acceptance list, replace the _ of ACCEPT; to save, the _ of the line ending with "
+               "$.", corporation=title(corporation), treasury=state.treasuries[corporation], listed=str(listed))]
     units, choices = unit_choices(position, corporation, note_list)
     notes.extend(choices)
     lines = [f"_ : {unit} H" for unit in units]
     owned = sorted(position.centers_of(corporation))
     if position.phase.season is Season.SPRING and owned and not state.options.payola.zerosum:
         total = standard_income(len(owned), state.game_map.victory_centers, state.options.payola)
-        notes.append(f"Its worths for the year (E22): replace each _ of the WORTH line with the center's worth, adding "
-                     f"up to {total} AgP, or leave the line as it is for the default worths.")
+        notes.append(_("Its worths for the year (E22): replace each _ of the WORTH line with the center's worth, "
+                       "adding up to {total} AgP, or leave the line as it is for the default worths.", total=total))
         lines.append("WORTH " + " ".join(f"{center} _" for center in owned))
     return notes, [*lines, "ACCEPT _", "_ $"]
 
@@ -144,8 +148,8 @@ def _ceo_retreat(state: ExchangeState, corporation: str) -> Parts | None:
     units = sorted((d.unit for d in position.dislodged.values() if d.power == corporation), key=str)
     if not units:
         return None
-    notes = [f"{title(corporation)}'s dislodged units: replace the _ of each one's line with its retreat, or with D "
-             "to disband it."]
+    notes = [_("{corporation}'s dislodged units: replace the _ of each one's line with its retreat, or with D to "
+               "disband it.", corporation=title(corporation))]
     for unit in units:
         notes.extend(note_list(str(unit), [*(f"- {where}" for where in retreat_options(position, unit.province)), "D"]))
     return notes, [f"{unit} _" for unit in units]
@@ -159,15 +163,22 @@ def _ceo_adjustment(state: ExchangeState, corporation: str) -> Parts | None:
         builds = [str(order).removeprefix("BUILD ") for order in legal_builds(position, corporation)
                   if isinstance(order, Build)]
         if not builds:
-            return [f"{title(corporation)} may build {counted(count, 'unit')}, but every center where it may build "
-                    "is occupied."], []
-        notes = [f"{title(corporation)} may build {counted(count, 'unit')}: replace the _ of a BUILD line with the "
-                 "unit to build, or leave it as it is to waive it.", *note_list("Builds", builds)]
+            return [ngettext("{corporation} may build {count} unit, but every center where it may build is occupied.",
+                             "{corporation} may build {count} units, but every center where it may build is occupied.",
+                             count, corporation=title(corporation))], []
+        notes = [ngettext("{corporation} may build {count} unit: replace the _ of a BUILD line with the unit to build, "
+                          "or leave it as it is to waive it.",
+                          "{corporation} may build {count} units: replace the _ of a BUILD line with the unit to "
+                          "build, or leave it as it is to waive it.", count, corporation=title(corporation)),
+                 *note_list(_("Builds"), builds)]
         return notes, ["BUILD _"] * min(count, len(builds))
     if count < 0:
         units = [str(placed.unit) for placed in sorted(position.units_of(corporation), key=lambda p: str(p.unit))]
-        notes = [f"{title(corporation)} must remove {counted(-count, 'unit')}: replace the _ of each REMOVE line with "
-                 "one of its units, or the judge removes them as in civil disorder (E20).", *note_list("Units", units)]
+        notes = [ngettext("{corporation} must remove {count} unit: replace the _ of each REMOVE line with one of its "
+                          "units, or the judge removes them as in civil disorder (E20).",
+                          "{corporation} must remove {count} units: replace the _ of each REMOVE line with one of its "
+                          "units, or the judge removes them as in civil disorder (E20).", -count,
+                          corporation=title(corporation)), *note_list(_("Units"), units)]
         return notes, ["REMOVE _"] * -count
     return None
 

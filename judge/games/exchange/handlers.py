@@ -30,6 +30,7 @@ from judge.games.exchange import lifecycle, mails, stored, views
 from judge.games.exchange.core.state import ExchangeState
 from judge.games.exchange.core.views import ceo_view, corporation_facts
 from judge.games.exchange.reading import routed
+from judge.language import gettext as _
 
 
 @dataclass(frozen=True)
@@ -68,7 +69,7 @@ def read(text: str) -> Command:
     keyword = words[0].upper()
     if keyword in ("CLEAR", "MAP"):
         if len(words) > 1:
-            return BadCommand(f"{keyword} takes nothing after it")
+            return BadCommand(_("{keyword} takes nothing after it", keyword=keyword))
         return {"CLEAR": ExchangeClear(), "MAP": ExchangeMap()}[keyword]
     if keyword == "VOTE":
         choice = [w.upper() for w in words[1:]]
@@ -76,13 +77,13 @@ def read(text: str) -> Command:
             return ExchangeVote(choice[0])
         if len(choice) == 2 and choice[0] == "CONCEDE":
             return ExchangeVote("CONCEDE", choice[1])
-        return BadCommand("expected VOTE DRAW, VOTE CONCEDE corporation or VOTE NONE (E34)")
+        return BadCommand(_("expected VOTE DRAW, VOTE CONCEDE corporation or VOTE NONE (E34)"))
     if keyword == "SET":
         return read_phase_length(text, words, DURATIONS, "SET EXCHANGE, SET MOVEMENT, SET RETREAT, "
                                  "SET ADJUSTMENT hours")
     if routed(text):
         return SheetLine(text)
-    return Unknown(f"unknown command '{words[0][:20]}': HELP lists the commands of Exchange Payola")
+    return Unknown(_("unknown command '{word}': HELP lists the commands of Exchange Payola", word=words[0][:20]))
 
 
 def _running(talk: Turn, text: str) -> Game | None:
@@ -100,32 +101,33 @@ def sheet_line(talk: Turn, text: str, _: SheetLine) -> None:
         talk.hold("sheet", text)
 
 
-def clear(talk: Turn, text: str, _: ExchangeClear) -> None:
+def clear(talk: Turn, text: str, _command: ExchangeClear) -> None:
     game, investor = _running(talk, text), talk.seat
     if game is None or investor is None:
         return
     assert game.phase is not None
     if why := talk.superseded(api.latest_accepted(talk.session, game, game.phase, investor, stored.SHEET),
-                              "your sheet"):
+                              _("your sheet")):
         talk.echo(text, "ignored", why, code="SUPERSEDED")
         return
     talk.drop_blocks()
     stored.keep_sheet(talk.session, game, game.phase, investor, stored.Parts(), talk.now, talk.accepted)
-    talk.echo(text, "ok", f"your sheet for {game.phase} is withdrawn: you have none now")
+    talk.echo(text, "ok", _("your sheet for {phase} is withdrawn: you have none now", phase=game.phase))
 
 
-def map_request(talk: Turn, text: str, _: ExchangeMap) -> None:
+def map_request(talk: Turn, text: str, _command: ExchangeMap) -> None:
     game = talk.game
     assert game is not None
     state = stored.state_now(talk.session, game)
     if state is None:
-        talk.echo(text, "error", "the game has not started: there is no board to draw", code="NOT_STARTED")
+        talk.echo(text, "error", _("the game has not started: there is no board to draw"), code="NOT_STARTED")
         return
     pictures = mails.position_map(game.name, state.position, state)
     if not pictures:
-        talk.echo(text, "error", "the map could not be drawn; the board is in STATUS", code="MAP_FAILED")
+        talk.echo(text, "error", _("the map could not be drawn; the board is in STATUS"), code="MAP_FAILED")
     elif talk.attach(pictures):
-        talk.echo(text, "ok", f"the map of {state.position.phase} is attached, each corporation's CEO in its legend")
+        talk.echo(text, "ok", _("the map of {phase} is attached, each corporation's CEO in its legend",
+                                phase=str(state.position.phase)))
     else:
         talk.echo(text, "error", talk.too_big(sum(len(p.data) for p in pictures)), code="REPLY_TOO_LONG")
 
@@ -139,11 +141,11 @@ def vote(talk: Turn, text: str, command: ExchangeVote) -> None:
     state = stored.state_now(talk.session, game)
     assert state is not None
     if talk.seat not in state.order:
-        talk.echo(text, "error", "only an investor still in the game votes (E34)", code="NOT_A_VOTER")
+        talk.echo(text, "error", _("only an investor still in the game votes (E34)"), code="NOT_A_VOTER")
         return
     investor = talk.seat
     assert investor is not None
-    if why := talk.superseded(stored.vote_of(game, investor)[1], "your vote"):
+    if why := talk.superseded(stored.vote_of(game, investor)[1], _("your vote")):
         talk.echo(text, "ignored", why, code="SUPERSEDED")
         return
     vote: str | None
@@ -153,18 +155,22 @@ def vote(talk: Turn, text: str, command: ExchangeVote) -> None:
         except ValueError as exc:
             talk.echo(text, "error", str(exc), code="NO_SUCH_CORPORATION")
             return
-        vote, said = f"CONCEDE:{corporation}", f"to concede the game to {views.title(corporation)}"
+        vote = f"CONCEDE:{corporation}"
+        said = _("your vote, kept secret: to concede the game to {corporation} (the game ends when every investor "
+                 "votes the same, E34)", corporation=views.title(corporation))
     elif command.choice == "DRAW":
-        vote, said = "DRAW", "for a draw of every surviving corporation"
+        vote = "DRAW"
+        said = _("your vote, kept secret: for a draw of every surviving corporation (the game ends when every "
+                 "investor votes the same, E34)")
     else:
-        vote, said = None, "withdrawn (no vote)"
+        vote = None
+        said = _("your vote, kept secret: withdrawn (no vote) (the game ends when every investor votes the same, E34)")
     stored.set_vote(game, investor, vote, talk.accepted)
-    answered = talk.echo(text, "ok", f"your vote, kept secret: {said} (the game ends when every investor votes the "
-                         "same, E34)")
+    answered = talk.echo(text, "ok", said)
     talk.session.flush()
     result = lifecycle.settle_votes(talk.session, game, talk.settings, talk.now)
     if result:
-        talk.note(answered, [f"the investors' votes end the game: {result}"])
+        talk.note(answered, [_("the investors' votes end the game: {result}", result=result)])
 
 
 # -- STATUS ------------------------------------------------------------------------------------------
@@ -179,30 +185,32 @@ def status_lines(talk: Turn) -> list[str]:
     lines: list[str] = []
     state = stored.state_now(talk.session, game)
     if state is None:
-        return [*lines, "the game has not started"]
+        return [*lines, _("the game has not started")]
     lines += public_lines(state)
     if investor not in state.order:
-        return [*lines, "you are no longer an investor in this game (E32)"]
-    lines += [f"your balance: {state.purses[investor]} AgP",
-              *views.wrapped("your shares: ", [f"{views.title(c)} {n}" for c, n in
-                                               sorted(state.register.portfolio(investor).items())] or ["none"], "")]
+        return [*lines, _("you are no longer an investor in this game (E32)")]
+    lines += [_("your balance: {amount} AgP", amount=state.purses[investor]),
+              *views.holdings_lines(sorted(state.register.portfolio(investor).items()), "")]
     for corporation in state.corporations:
         if state.ceos.get(corporation) == investor:
-            lines += [f"you are {views.title(corporation)}'s CEO (E38):", *views.ceo_lines(
+            lines += [_("you are {corporation}'s CEO (E38):", corporation=views.title(corporation)), *views.ceo_lines(
                 ceo_view(state, corporation, investor))[:2]]
     if game.phase and game.state in RUNNING:
         parts = stored.sheets(talk.session, game, game.phase).get(investor)
-        lines.append(f"your sheet for {game.phase}:" if parts else f"your sheet for {game.phase}: none yet")
+        lines.append(_("your sheet for {phase}:", phase=game.phase) if parts else
+                     _("your sheet for {phase}: none yet", phase=game.phase))
         lines += [f"  {line}" for line in (parts.text().splitlines() if parts else [])]
     vote = stored.vote_of(game, investor)[0]
     if vote:
-        lines.append(f"your vote: {vote.replace(':', ' ').lower()}")
+        conceded = vote.partition(":")[2]
+        lines.append(_("your vote: to concede the game to {corporation}", corporation=views.title(conceded))
+                     if conceded else _("your vote: a draw"))
     return [*lines, *mails.todo(state, investor), *absence_lines(talk.session, game, talk.now.date(), investor)]
 
 
 def public_lines(state: ExchangeState) -> list[str]:
     """What anyone may know of the game now (E36): the investor order, each corporation's CEO and shares."""
-    return [*views.wrapped("investor order (E30): ", state.order, ""),
+    return [*views.wrap(_("investor order (E30): {order}", order=", ".join(state.order)), ""),
             *views.facts_lines(corporation_facts(state), None)]
 
 
@@ -215,15 +223,16 @@ def master_status(talk: Turn) -> list[str]:
     lines: list[str] = []
     state = stored.state_now(talk.session, game)
     if state is None:
-        return [*lines, *(f"{p.requested}: joined" for p in api.players(talk.session, game))]
+        return [*lines, *(_("{investor}: joined", investor=p.requested) for p in api.players(talk.session, game))]
     lines += public_lines(state)
     standing = stored.sheets(talk.session, game, game.phase) if game.phase else {}
     owing = set(lifecycle.waiting_seats(talk.session, game))
     for investor, player in stored.investors(talk.session, game).items():
-        sent = "a sheet stands" if investor in standing else "no sheet"
-        owes = ", owes the phase" if investor in owing else ""
-        balance = f", {state.purses[investor]} AgP" if investor in state.purses else ", resigned"
-        lines.append(f"{investor} ({api.seat_state(game, investor, player)}): {sent}{owes}{balance}")
+        said = [_("a sheet stands") if investor in standing else _("no sheet")]
+        said += [_("owes the phase")] if investor in owing else []
+        said.append(_("{amount} AgP", amount=state.purses[investor]) if investor in state.purses else _("resigned"))
+        lines.append(_("{investor} ({seat}): {said}", investor=investor, seat=api.seat_state(game, investor, player),
+                       said=", ".join(said)))
     lines += views.money_lines(state)
     return [*lines, *absence_lines(talk.session, game, talk.now.date())]
 

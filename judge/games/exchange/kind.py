@@ -49,6 +49,7 @@ from judge.api import (
     Turn,
     queue,
     render,
+    writing_to,
 )
 from judge.engine.map import available_maps
 from judge.engine.position import Phase
@@ -56,6 +57,7 @@ from judge.games.exchange import ahead, handlers, lifecycle, mails, pages, readi
 from judge.games.exchange.core.accounts import resign
 from judge.games.exchange.core.views import ceo_view
 from judge.games.exchange.form import form_parts
+from judge.language import gettext as _
 
 
 class ExchangeLobby(Lobby):
@@ -252,26 +254,28 @@ class ExchangeCommands(Commands):
         phase that had any for it); nothing of another investor's (E40)."""
         state = stored.state_now(turn.session, game)
         assert state is not None
-        lines = [*views.wrapped("investor order (E30): ", state.order, "")]
-        if seat in state.order:
-            lines += [f"your balance: {state.purses[seat]} AgP",
-                      *views.wrapped("your shares: ", [f"{views.title(c)} {n}" for c, n in
-                                                       sorted(state.register.portfolio(seat).items())] or ["none"], "")]
-            for corporation in state.corporations:
-                if state.ceos.get(corporation) == seat:
-                    lines += views.ceo_lines(ceo_view(state, corporation, seat))
-        position = state.position
-        board = ["The board as it stands (units, then supply centers):",
-                 *views.board_lines(((str(p.unit), p.power) for p in position.units.values()),
-                                    sorted(position.centers.items()), state.ceos, position.game_map.supply_centers)]
-        last = next((r for r in reversed(api.processed_phases(turn.session, game))
-                     if r.result and r.result.get("statements", {}).get(seat)), None)  # its last with a word for it
-        sections = last.result["statements"][seat] if last is not None and last.result else []
-        body = render("exchange/briefing", game=game, seat=seat, lines=lines, board=board, todo=mails.todo(state, seat),
-                      last=last.name if last is not None else None, sections=sections, deadline=game.deadline)
-        pictures = mails.position_map(game.name, position, state, role="board") if turn.settings.maps else []
-        queue(turn.session, turn.settings, to=address, subject=f"{game.name}: your briefing as {seat}", kind="notice",
-              now=turn.now, game_id=game.id, body=body, attachments=pictures, opens=seat)
+        with writing_to(turn.session, turn.settings, address, game):
+            lines = [*views.wrap(_("investor order (E30): {order}", order=", ".join(state.order)), "")]
+            if seat in state.order:
+                lines += [_("your balance: {amount} AgP", amount=state.purses[seat]),
+                          *views.holdings_lines(sorted(state.register.portfolio(seat).items()), "")]
+                for corporation in state.corporations:
+                    if state.ceos.get(corporation) == seat:
+                        lines += views.ceo_lines(ceo_view(state, corporation, seat))
+            position = state.position
+            board = [_("The board as it stands (units, then supply centers):"),
+                     *views.board_lines(((str(p.unit), p.power) for p in position.units.values()),
+                                        sorted(position.centers.items()), state.ceos, position.game_map.supply_centers)]
+            last = next((r for r in reversed(api.processed_phases(turn.session, game))
+                         if r.result and r.result.get("statements", {}).get(seat)), None)  # its last with a word for it
+            sections = last.result["statements"][seat] if last is not None and last.result else []
+            body = render("exchange/briefing", game=game, seat=seat, lines=lines, board=board,
+                          todo=mails.todo(state, seat), last=last.name if last is not None else None, sections=sections,
+                          deadline=game.deadline)
+            pictures = mails.position_map(game.name, position, state, role="board") if turn.settings.maps else []
+            queue(turn.session, turn.settings, to=address,
+                  subject=_("{game}: your briefing as {seat}", game=game.name, seat=seat), kind="notice",
+                  now=turn.now, game_id=game.id, body=body, attachments=pictures, opens=seat)
 
     def resigned(self, turn: Turn, game: Game, seat: str) -> str:
         """E32: the investor leaves the game: their money is forfeited, their shares go back to each
@@ -306,7 +310,7 @@ class ExchangeCommands(Commands):
         other kinds read it; a phase named that the game has not processed is refused, naming those it
         has.  Once the game has ended, the whole history ends with the publication of everything (E41)."""
         record = pages.gather(turn.session, game)
-        names = [name for name, _ in record.phases]
+        names = [name for name, _kind in record.phases]
         for named in (command.first, command.last):
             if named is not None and named not in names:
                 turn.echo(text, "error", f"{game.name} has processed no phase {named[:20]} (processed: "
@@ -410,7 +414,7 @@ class Exchange(ExchangeLobby, ExchangePhases, ExchangeCommands, Kind):
                 continue
             orders: dict[str, list[str]] = {}
             for line in _orders_of((row.result or {}).get("public") or []) if row.status == "processed" else []:
-                title, _, order = line.strip().partition(": ")
+                title, _colon, order = line.strip().partition(": ")
                 orders.setdefault(named.get(_letters(title), title.upper()), []).append(order)
             phases.append(Phase(row.name, row.position["position"], orders))
         return saved_game(game.name, board, game.variant, phases)

@@ -89,6 +89,7 @@ from judge.games.exchange.core.year import (
     run_orders,
     surviving,
 )
+from judge.language import SOURCE, reading
 from judge.payola.options import OptionError
 
 log = logging.getLogger("judge")
@@ -292,10 +293,12 @@ def process_phase(session: Session, game: Game, settings: Settings, now: datetim
         after, income = run_income(after)
     written = {name: parts.text() for name, parts in sorted(stored.sheets(session, game, row.name).items())}
     done = mails.Done(state, after, record, written, income, stored.transfers(row))
-    statements = {i: mails.own_sections(done, i) for i in sorted(set(state.order) | set(after.order))}
+    with reading(SOURCE):  # what is kept is written in the judge's own language, whoever asked for the processing
+        statements = {i: mails.own_sections(done, i) for i in sorted(set(state.order) | set(after.order))}
+        public, chart = mails.public_lines(done), mails.chart_lines(done)
     votes = game.settings.get(stored.VOTES, {})  # as they stood: a ROLLBACK brings them back
-    api.processed(row, {"state": state_to_data(after), "public": mails.public_lines(done),
-                        "chart": mails.chart_lines(done), "statements": statements, stored.VOTES: votes}, now)
+    api.processed(row, {"state": state_to_data(after), "public": public,
+                        "chart": chart, "statements": statements, stored.VOTES: votes}, now)
     if after.stage is Stage.ENDED:
         winner = after.result[0] if after.result else None
         reason = (f"{mails.title(winner)} has reached the victory count with {len(after.position.centers_of(winner))} "

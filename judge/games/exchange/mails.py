@@ -39,7 +39,7 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from judge import api
-from judge.api import Attachment, Closing, Drawn, Game, Role, Settings, counted, queue, render
+from judge.api import Attachment, Closing, Drawn, Game, Role, Settings, language_of, queue, render, writing_to
 from judge.engine.position import Position, Season
 from judge.engine.results import OrderResult
 from judge.games.exchange import stored, views
@@ -62,6 +62,8 @@ from judge.games.exchange.core.views import (
     report_readers,
 )
 from judge.games.exchange.core.year import IncomeRecord, MovementRecord, OrdersRecord
+from judge.language import gettext as _
+from judge.language import ngettext, reading
 
 log = logging.getLogger("judge")
 title = views.title
@@ -97,15 +99,16 @@ def public_lines(done: Done) -> list[str]:
     position = after.position
     if isinstance(done.record, ExchangeRecord):  # the board too, that the results say all the next phase needs
         return [*views.public_exchange_lines(public_exchange(after, done.record), year), "",
-                "The board as it stands (units, then supply centers):",
+                _("The board as it stands (units, then supply centers):"),
                 *views.board_lines(((str(p.unit), p.power) for p in position.units.values()),
                                    sorted(position.centers.items()), after.ceos, position.game_map.supply_centers)]
     lines = views.public_board_lines(public_board(after, done.record), after.ceos, position.game_map.supply_centers)
     if done.income is not None:
-        paid = ("the bribes their units took and the captures' money are settled (ZEROSUM, 6.7)"
-                if after.options.payola.zerosum else "the corporations' income is paid (E27)")
-        lines += ["", f"The fiscal year {year - 1} is over: {paid}, then comes the Exchange phase.",
-                  *views.facts_lines(corporation_facts(after), None)]
+        over = _("The fiscal year {year} is over: the bribes their units took and the captures' money are settled "
+                 "(ZEROSUM, 6.7), then comes the Exchange phase.", year=year - 1) if after.options.payola.zerosum \
+            else _("The fiscal year {year} is over: the corporations' income is paid (E27), then comes the Exchange "
+                   "phase.", year=year - 1)
+        lines += ["", *textwrap.wrap(over, views.WIDTH), *views.facts_lines(corporation_facts(after), None)]
     return lines
 
 
@@ -126,39 +129,39 @@ def own_sections(done: Done, investor: str) -> list[Section]:
     record = done.record
     if isinstance(record, ExchangeRecord):
         if investor in after.order:
-            sections.append(("Your statement (E39)", views.statement_lines(
+            sections.append((_("Your statement (E39)"), views.statement_lines(
                 exchange_statement(after, record, investor), moved)))
         for corporation in after.corporations:
             if investor in report_readers(record, corporation):
-                sections.append((f"The annual report of {title(corporation)} to its stockholders (E37)",
+                sections.append((_("The annual report of {corporation} to its stockholders (E37)",
+                                   corporation=title(corporation)),
                                  views.report_lines(annual_report(record, corporation, investor))))
         for handover in record.handovers:
             if handover.ceo == investor:
-                sections.append((f"You are {title(handover.corporation)}'s CEO for {after.position.phase.year}: "
-                                 "its records (E24, E38)",
+                sections.append((_("You are {corporation}'s CEO for {year}: its records (E24, E38)",
+                                   corporation=title(handover.corporation), year=after.position.phase.year),
                                  views.ceo_lines(ceo_view(after, handover.corporation, investor))))
         return sections
     if isinstance(record, MovementRecord):
         if investor in after.order:  # its shares too, that each results mail says all it owns
-            holdings = [f"{title(c)} {n}" for c, n in sorted(after.register.portfolio(investor).items())]
-            sections.append(("Your private offers (E39, rule 5.7)", [
+            sections.append((_("Your private offers (E39, rule 5.7)"), [
                 *views.offers_lines(offers_statement(record, investor)),
-                *views.wrapped("your shares: ", holdings or ["none"])]))
+                *views.holdings_lines(sorted(after.register.portfolio(investor).items()))]))
         for corporation in after.corporations:
             if after.ceos.get(corporation) != investor:
                 continue
             lines = views.corporate_statement_lines(corporate_statement(after, record, corporation, investor))
             worths = record.worths.get(corporation)
             if worths:
-                lines += views.wrapped("its worths for the year (E22): ",
-                                       [f"{c} {w}" for c, w in sorted(worths.items())])
-            sections.append((f"{title(corporation)}'s statement, for its CEO (E38, rule 5.7)", lines))
+                lines += views.wrap(_("its worths for the year (E22): {worths}", worths=views.worths_text(worths)))
+            sections.append((_("{corporation}'s statement, for its CEO (E38, rule 5.7)",
+                               corporation=title(corporation)), lines))
     if moved:
-        sections.append(("Your transfers while the phase was open (E5)", [f"  {line}" for line in moved]))
+        sections.append((_("Your transfers while the phase was open (E5)"), [f"  {line}" for line in moved]))
     if done.income is not None:
         for income in done.income.incomes:
             if after.ceos.get(income.corporation) == investor:
-                sections.append((f"{title(income.corporation)}'s income, for its CEO (E27)",
+                sections.append((_("{corporation}'s income, for its CEO (E27)", corporation=title(income.corporation)),
                                  views.income_lines(income, after.treasuries[income.corporation])))
     return sections
 
@@ -169,9 +172,11 @@ def _transfers_of(transfers: Sequence[dict[str, Any]], investor: str, corporatio
     for done in transfers:
         if done["sender"] == investor:
             to = done["receiver"]
-            lines.append(f"-{done['amount']} AgP to " + (f"{title(to)} (a donation, E5)" if to in corporations else to))
+            lines.append(_("-{amount} AgP to {corporation} (a donation, E5)", amount=done["amount"],
+                           corporation=title(to)) if to in corporations else
+                         _("-{amount} AgP to {investor}", amount=done["amount"], investor=to))
         elif done["receiver"] == investor:
-            lines.append(f"+{done['amount']} AgP from {done['sender']}")
+            lines.append(_("+{amount} AgP from {investor}", amount=done["amount"], investor=done["sender"]))
     return lines
 
 
@@ -187,43 +192,60 @@ def _todo(state: ExchangeState, investor: str) -> list[str]:
     now = step(state)
     ruled = [c for c in state.corporations if state.ceos.get(c) == investor]
     if now is Step.EXCHANGE:
-        lines = ["Send your Exchange sheet (E29): PRIORITY, BID, SELL, SELL ... TO, BUY ... FROM, GIVE, APPROVE, ELECT "
-                 "or just PASS; a bad line refuses the whole sheet, and your last good sheet stands."]
-        lines += [f"As {title(c)}'s CEO: FOR {c} / DIVIDEND k / SELL n AT p / ISSUE n AT p / BID n AT p / END "
-                  f"(dividend at most {state.treasuries[c] // max(1, state.register.issued.get(c, 1))} AgP a share)."
+        lines = [_("Send your Exchange sheet (E29): PRIORITY, BID, SELL, SELL ... TO, BUY ... FROM, GIVE, APPROVE, "
+                   "ELECT or just PASS; a bad line refuses the whole sheet, and your last good sheet stands.")]
+        lines += [_("As {corporation}'s CEO: FOR {code} / DIVIDEND k / SELL n AT p / ISSUE n AT p / BID n AT p / END "
+                    "(dividend at most {amount} AgP a share).", corporation=title(c), code=c,
+                    amount=state.treasuries[c] // max(1, state.register.issued.get(c, 1)))
                   for c in ruled]
         return lines
     if now is Step.MOVEMENT:
-        lines = ["Private offers of your own are optional (at least 1 AgP each, E25): the judge does not wait for "
-                 "them."]
+        lines = [_("Private offers of your own are optional (at least 1 AgP each, E25): the judge does not wait for "
+                   "them.")]
         spring = state.position.phase.season is Season.SPRING
         for corporation in ruled:
             owned = sorted(state.position.centers_of(corporation))
-            worth = ""
+            block = _("FOR {code} / offers / END", code=corporation)
             if spring and owned and not state.options.payola.zerosum:
                 total = standard_income(len(owned), state.game_map.victory_centers, state.options.payola)
-                worth = (f"; in Spring also WORTH for its centers {' '.join(owned)}, adding up to {total} AgP (E22), "
-                         "or the defaults apply")
-            lines.append(f"As {title(corporation)}'s CEO, send its offer sheet: FOR {corporation} / offers / END "
-                         f"(the judge waits for it, E20){worth}.")
+                lines.append(_("As {corporation}'s CEO, send its offer sheet: {block} (the judge waits for it, E20); "
+                               "in Spring also WORTH for its centers {centers}, adding up to {amount} AgP (E22), or "
+                               "the defaults apply.", corporation=title(corporation), block=block,
+                               centers=" ".join(owned), amount=total))
+            else:
+                lines.append(_("As {corporation}'s CEO, send its offer sheet: {block} (the judge waits for it, E20).",
+                               corporation=title(corporation), block=block))
         return lines
     if now in (Step.RETREAT, Step.ADJUSTMENT):
         acting = {e.corporation for e in expected(state) if e.investor == investor}
         if now is Step.RETREAT:
-            return [f"As {title(c)}'s CEO, send its retreats: FOR {c} / orders / END (without them, civil disorder, "
-                    "E20)." for c in ruled if c in acting]
+            return [_("As {corporation}'s CEO, send its retreats: {block} (without them, civil disorder, E20).",
+                      corporation=title(c), block=_("FOR {code} / orders / END", code=c)) for c in ruled if c in acting]
         due = {a.corporation: a for a in adjustments(state.position)}
-        return [f"As {title(c)}'s CEO, send its {_adjustment_words(due[c])}: FOR {c} / orders / END (without them, "
-                "civil disorder, E20)." for c in ruled if c in acting and c in due]
+        return [_adjustment_todo(due[c], _("FOR {code} / orders / END", code=c))
+                for c in ruled if c in acting and c in due]
     return []
 
 
-def _adjustment_words(due: Adjustment) -> str:
-    """A corporation's adjustments in words: ``1 build (it may build in: PAR)``, ``2 removals``."""
+def _adjustment_todo(due: Adjustment, block: str) -> str:
+    """What a CEO sends for a corporation's adjustments: ``... send its 1 build (BUILD, or WAIVE; it may
+    build in: PAR): FOR FRANCE / orders / END ...``, ``... its 2 removals (REMOVE) ...``."""
+    corporation = title(due.corporation)
     if due.due < 0:
-        return f"{counted(-due.due, 'removal')} (REMOVE)"
-    where = f"it may build in: {' '.join(due.free_homes)}" if due.free_homes else "it has no free home center"
-    return f"{counted(due.due, 'build')} (BUILD, or WAIVE; {where})"
+        return ngettext("As {corporation}'s CEO, send its {count} removal (REMOVE): {block} (without them, civil "
+                        "disorder, E20).",
+                        "As {corporation}'s CEO, send its {count} removals (REMOVE): {block} (without them, civil "
+                        "disorder, E20).", -due.due, corporation=corporation, block=block)
+    if due.free_homes:
+        return ngettext("As {corporation}'s CEO, send its {count} build (BUILD, or WAIVE; it may build in: {areas}): "
+                        "{block} (without them, civil disorder, E20).",
+                        "As {corporation}'s CEO, send its {count} builds (BUILD, or WAIVE; it may build in: {areas}): "
+                        "{block} (without them, civil disorder, E20).", due.due, corporation=corporation,
+                        areas=" ".join(due.free_homes), block=block)
+    return ngettext("As {corporation}'s CEO, send its {count} build (BUILD, or WAIVE; it has no free home center): "
+                    "{block} (without them, civil disorder, E20).",
+                    "As {corporation}'s CEO, send its {count} builds (BUILD, or WAIVE; it has no free home center): "
+                    "{block} (without them, civil disorder, E20).", due.due, corporation=corporation, block=block)
 
 
 # -- the mails ---------------------------------------------------------------------------------------
@@ -231,28 +253,42 @@ def _adjustment_words(due: Adjustment) -> str:
 
 def results(session: Session, game: Game, settings: Settings, now: datetime, done: Done, next_phase: str | None,
             closing: Closing) -> None:
-    """Every reader's mail of a phase closed: each investor's, the observers', the game master's chart."""
-    phase, preface, subject = done.phase, closing.preface, closing.subject(game.name, done.phase)
-    public = public_lines(done)
+    """Every reader's mail of a phase closed, each written in its reader's language: each investor's,
+    the observers' (one text per language), the game master's chart."""
+    phase, preface = done.phase, closing.preface
     pictures = _maps(game.name, done) if settings.maps else []
-    headline = f"{phase} has been processed" + (f"; {next_phase} opens" if next_phase else "")
     after = done.after
+    deadline = game.deadline if next_phase else None
     for investor, player in stored.played(session, game).items():
         assert player.address is not None
-        body = render("exchange/results", game=game, headline=headline, preface=preface, public=public,
-                      sections=own_sections(done, investor), todo=todo(after, investor) if next_phase else [],
-                      deadline=game.deadline if next_phase else None)
-        queue(session, settings, to=player.address, subject=subject, body=body, kind="results",
-              now=now, game_id=game.id, attachments=pictures, opens=investor if next_phase else None)
-    body = render("exchange/results", game=game, headline=headline, preface=preface, public=public, sections=[],
-                  todo=[], deadline=game.deadline if next_phase else None)
-    for observer in api.observers(session, game):
-        queue(session, settings, to=observer, subject=subject, body=body, kind="results",
-              now=now, game_id=game.id, attachments=pictures)
-    body = render("exchange/chart", game=game, phase=phase, lines=chart_lines(done), preface=preface,
-                  deadline=game.deadline if next_phase else None)
-    queue(session, settings, to=game.gm_address, subject=f"{game.name} {phase} chart", body=body, kind="chart",
-          now=now, game_id=game.id, attachments=pictures)
+        with writing_to(session, settings, player.address, game):
+            body = render("exchange/results", game=game, phase=phase, next_phase=next_phase, preface=preface,
+                          public=public_lines(done), sections=own_sections(done, investor),
+                          todo=todo(after, investor) if next_phase else [], deadline=deadline)
+            queue(session, settings, to=player.address, subject=closing.subject(game.name, phase), body=body,
+                  kind="results", now=now, game_id=game.id, attachments=pictures,
+                  opens=investor if next_phase else None)
+    for language, readers in _by_language(session, settings, game, api.observers(session, game)).items():
+        with reading(language):
+            body = render("exchange/results", game=game, phase=phase, next_phase=next_phase, preface=preface,
+                          public=public_lines(done), sections=[], todo=[], deadline=deadline)
+            subject = closing.subject(game.name, phase)
+            for observer in readers:
+                queue(session, settings, to=observer, subject=subject, body=body, kind="results",
+                      now=now, game_id=game.id, attachments=pictures)
+    with writing_to(session, settings, game.gm_address, game):
+        body = render("exchange/chart", game=game, phase=phase, lines=chart_lines(done), preface=preface,
+                      deadline=deadline)
+        queue(session, settings, to=game.gm_address, subject=_("{game} {phase} chart", game=game.name, phase=phase),
+              body=body, kind="chart", now=now, game_id=game.id, attachments=pictures)
+
+
+def _by_language(session: Session, settings: Settings, game: Game, readers: Sequence[str]) -> dict[str, list[str]]:
+    """``readers`` (observers) grouped by the language each reads, that one text is made per language."""
+    grouped: dict[str, list[str]] = {}
+    for reader in readers:
+        grouped.setdefault(language_of(session, settings, reader, game), []).append(reader)
+    return grouped
 
 
 def chart_lines(done: Done) -> list[str]:
@@ -271,23 +307,30 @@ def chart_lines(done: Done) -> list[str]:
 
 def start_mails(session: Session, game: Game, settings: Settings, now: datetime, state: ExchangeState) -> None:
     """The start: every investor is told the game, the investor order (E30, E36), their money, and
-    what to send in the first Exchange phase; the game master the same; observers that it started."""
+    what to send in the first Exchange phase; the game master the same; observers that it started.
+    Each mail is written in its reader's language."""
     board = position_map(game.name, state.position, state, role="board") if settings.maps else []
-    facts = views.facts_lines(corporation_facts(state), None)
     for investor, player in stored.played(session, game).items():
         assert player.address is not None
-        queue(session, settings, to=player.address, subject=f"{game.name} starts", kind="start", now=now,
-              game_id=game.id, attachments=board, opens=investor,
-              body=render("exchange/start", game=game, investor=investor, state=state, facts=facts,
-                          todo=todo(state, investor), deadline=game.deadline))
-    queue(session, settings, to=game.gm_address, subject=f"{game.name} starts", kind="start", now=now,
-          game_id=game.id, attachments=board,
-          body=render("exchange/start", game=game, investor=None, state=state, facts=facts, todo=[],
-                      deadline=game.deadline))
-    for observer in api.observers(session, game):
-        queue(session, settings, to=observer, subject=f"{game.name} starts", kind="start", now=now, game_id=game.id,
-              body=render("exchange/start", game=game, investor=None, state=state, facts=facts, todo=[],
-                          deadline=game.deadline))
+        with writing_to(session, settings, player.address, game):
+            queue(session, settings, to=player.address, subject=_("{game} starts", game=game.name), kind="start",
+                  now=now, game_id=game.id, attachments=board, opens=investor,
+                  body=render("exchange/start", game=game, investor=investor, state=state,
+                              facts=views.facts_lines(corporation_facts(state), None), todo=todo(state, investor),
+                              deadline=game.deadline))
+    with writing_to(session, settings, game.gm_address, game):
+        queue(session, settings, to=game.gm_address, subject=_("{game} starts", game=game.name), kind="start",
+              now=now, game_id=game.id, attachments=board,
+              body=render("exchange/start", game=game, investor=None, state=state,
+                          facts=views.facts_lines(corporation_facts(state), None), todo=[], deadline=game.deadline))
+    for language, readers in _by_language(session, settings, game, api.observers(session, game)).items():
+        with reading(language):
+            subject = _("{game} starts", game=game.name)
+            body = render("exchange/start", game=game, investor=None, state=state,
+                          facts=views.facts_lines(corporation_facts(state), None), todo=[], deadline=game.deadline)
+            for observer in readers:
+                queue(session, settings, to=observer, subject=subject, kind="start", now=now, game_id=game.id,
+                      body=body)
 
 
 def published_lines(session: Session, game: Game, state: ExchangeState) -> list[str]:

@@ -51,6 +51,7 @@ from judge.games.exchange.core.sheet import (
     all_but,
     exactly,
 )
+from judge.language import gettext as _
 
 EXCHANGE_WORDS = frozenset({"PRIORITY", "BID", "SELL", "BUY", "GIVE", "APPROVE", "ELECT", "PASS", "DIVIDEND", "ISSUE",
                             "WORTH"})
@@ -148,7 +149,7 @@ def read_mail(lines: Sequence[tuple[int, str]], game_map: GameMap, author: str) 
         if key == "FOR":
             try:
                 if len(words) != 2:
-                    raise ValueError("expected FOR and a corporation's name or initial (FOR FRANCE, FOR F)")
+                    raise ValueError(_("expected FOR and a corporation's name or initial (FOR FRANCE, FOR F)"))
                 block, bad_block = _corporation(game_map, words[1]), False
                 mail.blocks.append(block)
                 mail.lines.append(Read(index, text, block))
@@ -158,16 +159,16 @@ def read_mail(lines: Sequence[tuple[int, str]], game_map: GameMap, author: str) 
             continue
         if key == "END":
             if len(words) != 1:
-                mail.lines.append(Read(index, text, block, error="END takes nothing after it"))
+                mail.lines.append(Read(index, text, block, error=_("END takes nothing after it")))
             elif block is None and not bad_block:
-                mail.lines.append(Read(index, text, None, error="END without a FOR block before it (2.1)"))
+                mail.lines.append(Read(index, text, None, error=_("END without a FOR block before it (2.1)")))
             else:
                 mail.lines.append(Read(index, text, block, closes_block=True))
             block, bad_block = None, False
             continue
         if bad_block:
-            mail.lines.append(Read(index, text, None, error="in a FOR block that names no corporation: refused "
-                                                              "with it"))
+            mail.lines.append(Read(index, text, None, error=_("in a FOR block that names no corporation: refused "
+                                                                "with it")))
             continue
         try:
             mail.lines.append(Read(index, text, block, _value(words, text, game_map, author, block)))
@@ -184,7 +185,7 @@ def _value(words: list[str], text: str, game_map: GameMap, author: str, block: s
         return AcceptText(text)
     if key == "TRANSFER":
         if len(args) != 3 or args[1] != "TO":
-            raise ValueError("expected TRANSFER amount TO name (an investor, or a corporation: a donation, E5)")
+            raise ValueError(_("expected TRANSFER amount TO name (an investor, or a corporation: a donation, E5)"))
         receiver = args[2]
         try:
             receiver = _corporation(game_map, receiver)
@@ -195,7 +196,7 @@ def _value(words: list[str], text: str, game_map: GameMap, author: str, block: s
         if not args and block is not None:
             return LedgerAsk(block)
         if len(args) != 1:
-            raise ValueError("expected LEDGER and a corporation's name or initial (LEDGER alone in its FOR block)")
+            raise ValueError(_("expected LEDGER and a corporation's name or initial (LEDGER alone in its FOR block)"))
         return LedgerAsk(_corporation(game_map, args[0]))
     return _exchange(key, args, game_map, author, block)
 
@@ -220,7 +221,21 @@ def _exchange(key: str, args: list[str], game_map: GameMap, author: str, block: 
     try:
         return _exchange_line(key, args, game_map, author, block)
     except (IndexError, KeyError):
-        raise ValueError(f"expected {USAGE[key]}") from None
+        raise ValueError(_expected(key)) from None
+
+
+def _expected(key: str) -> str:
+    """How a line of ``key`` is written (`USAGE`), as the answer to one that is not says it."""
+    said = {
+        "PRIORITY": _("expected PRIORITY n, PRIORITY ALL or PRIORITY ALL BUT k"),
+        "BID": _("expected BID n X AT p (in X's block: BID n AT p, a buy-back)"),
+        "SELL": _("expected SELL n X AT p, or SELL n X TO name FOR a (in X's block: SELL n AT p, from its pool)"),
+        "ELECT": _("expected ELECT X name, ELECT X ME or ELECT X NONE"),
+        "PASS": _("expected PASS, alone"),
+        "DIVIDEND": _("expected DIVIDEND k (AgP a share)"),
+        "WORTH": _("expected WORTH and each center with its worth: WORTH PAR 24 MAR 14 BRE 10"),
+    }
+    return said.get(key) or _("expected {usage}", usage=USAGE[key])
 
 
 def _exchange_line(key: str, args: list[str], game_map: GameMap, author: str, block: str | None) -> Line:
@@ -293,8 +308,8 @@ def _paired_sale(shares: Quantity, corporation: str, rest: list[str], author: st
         raise KeyError("SELL")
     _end(rest[5:])
     if shares.count is None:
-        raise ValueError("a paired trade names a number of shares, not ALL: its two lines must agree exactly "
-                         "(E10)")
+        raise ValueError(_("a paired trade names a number of shares, not ALL: its two lines must agree exactly "
+                           "(E10)"))
     return SellTo(shares.count, corporation, _investor(rest[2], author), _number(rest[4], "amount"))
 
 
@@ -309,8 +324,25 @@ def _quantity(args: list[str]) -> tuple[Quantity, list[str]]:
 
 def _number(word: str, what: str) -> int:
     if not _NUMBER.fullmatch(word):
-        raise ValueError(f"'{word[:20]}' is not a whole number: a {what} is written in figures (X.2.1)")
+        raise ValueError(_not_a_number(word[:20], what))
     return int(word)
+
+
+def _not_a_number(word: str, what: str) -> str:
+    """Why ``word`` is refused where the number ``what`` is written, in words."""
+    if what == "amount":
+        return _("'{word}' is not a whole number: an amount is written in figures (X.2.1)", word=word)
+    if what == "dividend":
+        return _("'{word}' is not a whole number: a dividend is written in figures (X.2.1)", word=word)
+    if what == "number after ALL BUT":
+        return _("'{word}' is not a whole number: the number after ALL BUT is written in figures (X.2.1)", word=word)
+    if what == "number of shares":
+        return _("'{word}' is not a whole number: a number of shares is written in figures (X.2.1)", word=word)
+    if what == "price":
+        return _("'{word}' is not a whole number: a price is written in figures (X.2.1)", word=word)
+    if what == "worth":
+        return _("'{word}' is not a whole number: a worth is written in figures (X.2.1)", word=word)
+    return _("'{word}' is not a whole number: a number is written in figures (X.2.1)", word=word)
 
 
 def _end(rest: list[str]) -> None:
@@ -322,7 +354,8 @@ def _corporation(game_map: GameMap, word: str) -> str:
     try:
         return power_name(game_map, word)
     except NotationError:
-        raise ValueError(f"'{word[:20]}' is not a corporation of this board (a power's name or initial)") from None
+        raise ValueError(_("'{word}' is not a corporation of this board (a power's name or initial)",
+                           word=word[:20])) from None
 
 
 def _investor(word: str, author: str) -> str:
@@ -334,7 +367,7 @@ def _center(game_map: GameMap, word: str) -> str:
     try:
         province = game_map.province_id(word)
     except MapError:
-        raise ValueError(f"'{word[:20]}' is not a province of this board") from None
+        raise ValueError(_("'{word}' is not a province of this board", word=word[:20])) from None
     if province not in game_map.supply_centers:
-        raise ValueError(f"{province} is not a supply center (E22)")
+        raise ValueError(_("{province} is not a supply center (E22)", province=province))
     return province

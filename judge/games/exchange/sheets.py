@@ -29,7 +29,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from judge import api
-from judge.api import RUNNING, Game, PhaseRow, Turn, render, when
+from judge.api import RUNNING, Game, PhaseRow, Turn, render, when, writing_to
 from judge.engine.legal import check_order
 from judge.engine.map import GameMap
 from judge.engine.orders import Order, OrderSyntaxError, Waive, parse_order
@@ -49,12 +49,16 @@ from judge.games.exchange.reading import (
     TransferTo,
     read_mail,
 )
+from judge.language import gettext as _
+from judge.language import ngettext
 from judge.payola.acceptance import AcceptanceError, parse_acceptance
 from judge.payola.offers import OfferSheet, parse_sheet
 
 _Bad = Callable[["Read", str, str], None]  # a bad line, why in words, and why as a name (`Echo.code`)
 """How a problem of a line is noted: ``bad(read, why)``."""
-REFUSED_WHOLE = "not applied: the sheet has a bad line, and a sheet is taken whole or not at all (ruling 8, E29)"
+def refused_whole() -> str:
+    """What a good line of a refused sheet is answered with."""
+    return _("not applied: the sheet has a bad line, and a sheet is taken whole or not at all (ruling 8, E29)")
 
 
 @dataclass
@@ -119,8 +123,8 @@ def assemble(reads: list[Read], author: str) -> Assembled:
         else:
             assert value is not None
             current.lines.append((read, value))
-    sheet = Sheet(author, tuple(line for _, line in own.lines),
-                  tuple(Block(p.corporation, tuple(line for _, line in p.lines)) for p in parts[1:]
+    sheet = Sheet(author, tuple(line for _read, line in own.lines),
+                  tuple(Block(p.corporation, tuple(line for _read, line in p.lines)) for p in parts[1:]
                         if p.corporation is not None))
     return Assembled(parts, sheet, at_once, unread, closings)
 
@@ -135,7 +139,7 @@ def accept_mail(talk: Turn) -> None:
     if not lines:
         return
     if game.state not in RUNNING:  # a VOTE of this very mail ended the game: nothing is left to keep
-        talk.set_aside(lines, "not applied: the game has ended", code="GAME_ENDED")
+        talk.set_aside(lines, _("not applied: the game has ended"), code="GAME_ENDED")
         return
     row = api.current_phase(talk.session, game)
     assert row is not None
@@ -151,7 +155,7 @@ def accept_mail(talk: Turn) -> None:
         return
     phase = phase_name(state)
     earlier = api.latest_accepted(talk.session, game, phase, investor, stored.SHEET)
-    if why := talk.superseded(earlier, "your sheet"):
+    if why := talk.superseded(earlier, _("your sheet")):
         talk.set_aside([(r.index, r.text) for r in sheet_lines], why)
         return
     errors = problems(mail, state, investor)
@@ -170,12 +174,16 @@ def _refuse(talk: Turn, game: Game, phase: str, investor: str, sheet_lines: list
             why, code = errors[read.index]
             talk.mark(read.index, "error", why, code=code)
         else:
-            talk.mark(read.index, "ignored", REFUSED_WHOLE, code="SHEET_REFUSED")
+            talk.mark(read.index, "ignored", refused_whole(), code="SHEET_REFUSED")
     standing = stored.sheets(talk.session, game, phase).get(investor)
-    talk.note(sheet_lines[-1].index, [
-        f"sheet REFUSED ({len(errors)} bad line{'s' if len(errors) != 1 else ''}); "
-        + ("you have no sheet for " + phase if not standing else
-           f"your sheet for {phase} stands as before ({_parts_in_words(standing)})")])
+    if standing:
+        said = ngettext("sheet REFUSED ({count} bad line); your sheet for {phase} stands as before ({parts})",
+                        "sheet REFUSED ({count} bad lines); your sheet for {phase} stands as before ({parts})",
+                        len(errors), phase=phase, parts=_parts_in_words(standing))
+    else:
+        said = ngettext("sheet REFUSED ({count} bad line); you have no sheet for {phase}",
+                        "sheet REFUSED ({count} bad lines); you have no sheet for {phase}", len(errors), phase=phase)
+    talk.note(sheet_lines[-1].index, [said])
 
 
 def _keep(talk: Turn, game: Game, phase: str, investor: str, mail: Assembled, state: ExchangeState,
@@ -190,14 +198,14 @@ def _keep(talk: Turn, game: Game, phase: str, investor: str, mail: Assembled, st
     before = stored.sheets(talk.session, game, phase).get(investor, stored.Parts())
     standing = before.merged(new)
     stored.keep_sheet(talk.session, game, phase, investor, standing, talk.now, talk.accepted)
-    talk.note(sheet_lines[-1].index, [f"sheet accepted for {phase}; your sheet now: {_parts_in_words(standing)} "
-                                      "(a later sheet replaces it part by part, 2.1)"])
+    talk.note(sheet_lines[-1].index, [_("sheet accepted for {phase}; your sheet now: {parts} (a later sheet replaces "
+                                        "it part by part, 2.1)", phase=phase, parts=_parts_in_words(standing))])
 
 
 def _parts_in_words(parts: stored.Parts) -> str:
-    said = [f"your own lines ({len(parts.own)})"] if parts.own else []
+    said = [_("your own lines ({count})", count=len(parts.own))] if parts.own else []
     said += [f"FOR {c} ({len(lines)})" for c, lines in parts.blocks.items()]
-    return ", ".join(said) or "nothing"
+    return ", ".join(said) or _("nothing")
 
 
 def _read_as(mail: Assembled, state: ExchangeState, author: str) -> dict[int, str]:
@@ -210,7 +218,8 @@ def _read_as(mail: Assembled, state: ExchangeState, author: str) -> dict[int, st
         for read in part.orders:
             order = _order(read.text, state.position)
             if not isinstance(order, str):
-                found[read.index] = f"read as: {check_order(state.position, part.corporation, order).order}"
+                found[read.index] = _("read as: {order}", order=check_order(state.position, part.corporation,
+                                                                            order).order)
     return found
 
 
@@ -218,11 +227,13 @@ def _understood(read: Read, state: ExchangeState, author: str) -> str:
     """What a good line was read as, for the reply."""
     value = read.value
     if read.opens_block:
-        return f"the block of {views.title(read.part or '')}, which you write as its CEO (2.1)"
+        return _("the block of {corporation}, which you write as its CEO (2.1)",
+                 corporation=views.title(read.part or ""))
     if read.closes_block:
-        return f"the end of the block of {views.title(read.part)}" if read.part else "the end of the block"
+        return _("the end of the block of {corporation}", corporation=views.title(read.part)) if read.part else \
+            _("the end of the block")
     if isinstance(value, OfferText):
-        return "a savings request or a comment (rule 3.4)"
+        return _("a savings request or a comment (rule 3.4)")
     assert value is not None and not isinstance(value, OrderText | TransferTo | AcceptText | LedgerAsk)
     return views.describe(value, author, read.part)
 
@@ -241,22 +252,50 @@ def problems(mail: Assembled, state: ExchangeState, author: str) -> dict[int, tu
         if problem.corporation is None and problem.place is None:  # the author is no investor of the game
             for part in mail.parts:
                 for read in part.reads:
-                    bad(read, problem.reason.value, problem.reason.name)
+                    bad(read, refusal_words(problem.reason), problem.reason.name)
             continue
         part = _part(mail, problem.corporation, problem.place, problem.reason)
         if problem.place is None:
             assert part.opening is not None
-            bad(part.opening, problem.reason.value, problem.reason.name)
+            bad(part.opening, refusal_words(problem.reason), problem.reason.name)
             for read in part.reads:
-                bad(read, f"in a block refused whole: {problem.reason.value}", problem.reason.name)
+                bad(read, _("in a block refused whole: {reason}", reason=refusal_words(problem.reason)),
+                    problem.reason.name)
         else:
-            bad(part.lines[problem.place][0], problem.reason.value, problem.reason.name)
+            bad(part.lines[problem.place][0], refusal_words(problem.reason), problem.reason.name)
     now = step(state)
     for part in mail.parts:
         _offer_problems(part, state, author, now, bad)
         _order_problems(part, state, now, bad)
-    return {index: ("; ".join(dict.fromkeys(why for why, _ in reasons)), reasons[0][1])
+    return {index: ("; ".join(dict.fromkeys(why for why, _code in reasons)), reasons[0][1])
             for index, reasons in found.items()}
+
+
+def refusal_words(reason: Refusal) -> str:
+    """Why a line is refused, in words (`Refusal`)."""
+    return {
+        Refusal.NOT_AN_INVESTOR: _("the sender is not an investor in this game"),
+        Refusal.NOT_THE_CEO: _("only the corporation's CEO may write for it (2.1, E21, E24)"),
+        Refusal.NO_SUCH_CORPORATION: _("there is no such corporation"),
+        Refusal.LIQUIDATED: _("the corporation has been liquidated (E31)"),
+        Refusal.NO_SUCH_INVESTOR: _("there is no such investor in this game (E1)"),
+        Refusal.NOT_NOW: _("not in this phase (2.2, X.8.2)"),
+        Refusal.FOR_A_CORPORATION: _("a corporation's line: it belongs in the corporation's FOR block (2.2)"),
+        Refusal.FOR_AN_INVESTOR: _("an investor's own line: it belongs before any FOR (2.2)"),
+        Refusal.ANOTHER_CORPORATION: _("a corporation trades only its own shares, never another's (E12)"),
+        Refusal.PRICE_BELOW_ONE: _("a price is at least 1 AgP (E8)"),
+        Refusal.NO_SHARES: _("a number of shares is at least 1 (E8, E10, E11)"),
+        Refusal.NEGATIVE: _("amounts are whole and never negative (X.2.1)"),
+        Refusal.WITH_ONESELF: _("a deal or gift is with another investor (E10)"),
+        Refusal.TWICE: _("said twice in one part of the sheet"),
+        Refusal.DIVIDEND_ABOVE_LIMIT: _("a dividend is at most floor(treasury / issued shares) AgP a share (E23)"),
+        Refusal.NOTHING_OUTSTANDING: _("a corporation with no outstanding shares cannot issue (E11)"),
+        Refusal.WORTH_MISSING: _("the worths must name every center the corporation owns (E22)"),
+        Refusal.WORTH_NOT_OWNED: _("the worths name a center the corporation does not own (E22)"),
+        Refusal.WORTH_TWICE: _("the worths name a center twice (E22)"),
+        Refusal.WORTH_TOTAL: _("the worths must add up to exactly I(n) for the n centers owned (E22)"),
+        Refusal.WORTH_ZEROSUM: _("under ZEROSUM no center pays income, so there is no worth to set (6.7)"),
+    }[reason]
 
 
 def _part(mail: Assembled, corporation: str | None, place: int | None, reason: Refusal) -> Part:
@@ -276,9 +315,9 @@ def _offer_problems(part: Part, state: ExchangeState, author: str, now: Step, ba
         return
     if now is not Step.MOVEMENT:
         for read in part.offers:
-            bad(read, "offers are made in a movement phase (2.2)", "NOT_MOVEMENT")
+            bad(read, _("offers are made in a movement phase (2.2)"), "NOT_MOVEMENT")
         return
-    _, errors = parse_sheet("\n".join(r.text for r in part.offers), state.position, part.corporation or author,
+    _offers, errors = parse_sheet("\n".join(r.text for r in part.offers), state.position, part.corporation or author,
                             state.options.payola)
     for error in errors:
         bad(part.offers[error.line - 1], error.error, "BAD_OFFER")
@@ -290,14 +329,14 @@ def _order_problems(part: Part, state: ExchangeState, now: Step, bad: _Bad) -> N
     if not part.orders:
         return
     if now not in (Step.RETREAT, Step.ADJUSTMENT):
-        why = ("not an Exchange line: HELP stock lists them (2.2)" if now is Step.EXCHANGE else
-               "units are bribed with offers in a movement phase, not ordered (X.5.1)")
+        why = (_("not an Exchange line: HELP stock lists them (2.2)") if now is Step.EXCHANGE else
+               _("units are bribed with offers in a movement phase, not ordered (X.5.1)"))
         for read in part.orders:
             bad(read, why, Refusal.NOT_NOW.name)
         return
     if part.corporation is None:
         for read in part.orders:
-            bad(read, "a corporation's retreats and adjustments are given in its FOR block, by its CEO (2.2)",
+            bad(read, _("a corporation's retreats and adjustments are given in its FOR block, by its CEO (2.2)"),
                 Refusal.FOR_A_CORPORATION.name)
         return
     given: dict[str, Order] = {}
@@ -313,8 +352,8 @@ def _order_problems(part: Part, state: ExchangeState, now: Step, bad: _Bad) -> N
         if not isinstance(order, Waive):
             province = order.unit.province
             if province in given:
-                bad(read, f"{order.unit} already has an order in this block ({given[province]}): one order per "
-                          "unit, one unit per province", "ORDERED_TWICE")
+                bad(read, _("{unit} already has an order in this block ({order}): one order per unit, one unit per "
+                            "province", unit=str(order.unit), order=str(given[province])), "ORDERED_TWICE")
             given[province] = verdict.order
 
 
@@ -334,14 +373,14 @@ def _at_once(talk: Turn, game: Game, row: PhaseRow, state: ExchangeState, invest
     value = read.value
     if isinstance(value, TransferTo):
         if read.part is not None:
-            talk.mark(read.index, "error", "a corporation never transfers money: its money moves only as E5 says "
-                                           "(E5, E21)", code="CORPORATION_TRANSFERS")
+            talk.mark(read.index, "error", _("a corporation never transfers money: its money moves only as E5 says "
+                                             "(E5, E21)"), code="CORPORATION_TRANSFERS")
             return state
         return _transfer(talk, game, row, state, investor, read.index, value)
     if isinstance(value, AcceptText):
         if read.part is None:
-            talk.mark(read.index, "error", "an acceptance list is a corporation's: write ACCEPT in its FOR block, as "
-                                           "its CEO (X.5.1, E26)", code="FOR_A_CORPORATION")
+            talk.mark(read.index, "error", _("an acceptance list is a corporation's: write ACCEPT in its FOR block, "
+                                             "as its CEO (X.5.1, E26)"), code="FOR_A_CORPORATION")
             return state
         try:
             listed = parse_acceptance(value.text, state.game_map.letters)
@@ -350,17 +389,18 @@ def _at_once(talk: Turn, game: Game, row: PhaseRow, state: ExchangeState, invest
             talk.mark(read.index, "error", str(exc), code="BAD_LIST")
             return state
         stored.save(row, state)
-        talk.mark(read.index, message=f"{views.title(read.part)}'s acceptance list is now {listed}; investors rank "
-                                      "after every corporation in it, in the investor order (E26)")
+        talk.mark(read.index, message=_("{corporation}'s acceptance list is now {listed}; investors rank after every "
+                                        "corporation in it, in the investor order (E26)",
+                                        corporation=views.title(read.part), listed=str(listed)))
         return state
     assert isinstance(value, LedgerAsk)
     try:
         view = ceo_view(state, value.corporation, investor)
     except ViewRefused:
-        talk.mark(read.index, "error", f"only {views.title(value.corporation)}'s CEO may see its records (E24, E38, "
-                                       "E40)", code="NOT_THE_CEO")
+        talk.mark(read.index, "error", _("only {corporation}'s CEO may see its records (E24, E38, E40)",
+                                         corporation=views.title(value.corporation)), code="NOT_THE_CEO")
         return state
-    talk.mark(read.index, message=f"{views.title(value.corporation)}'s records follow (E24)")
+    talk.mark(read.index, message=_("{corporation}'s records follow (E24)", corporation=views.title(value.corporation)))
     talk.note(read.index, views.ceo_lines(view))
     return state
 
@@ -374,15 +414,22 @@ def _transfer(talk: Turn, game: Game, row: PhaseRow, state: ExchangeState, inves
         talk.mark(index, "error", str(exc), code="BAD_TRANSFER")
         return state
     stored.save(row, after, done._asdict())
-    donation = value.receiver in state.corporations
-    to = f"{views.title(value.receiver)} as a donation (E5)" if donation else value.receiver
-    talk.mark(index, message=f"{value.amount} AgP sent to {to}; your balance is {after.purses[investor]} AgP")
+    balance = after.purses[investor]
+    if value.receiver in state.corporations:
+        talk.mark(index, message=_("{amount} AgP sent to {corporation} as a donation (E5); your balance is "
+                                   "{balance} AgP", amount=value.amount, corporation=views.title(value.receiver),
+                                   balance=balance))
+    else:
+        talk.mark(index, message=_("{amount} AgP sent to {investor}; your balance is {balance} AgP",
+                                   amount=value.amount, investor=value.receiver, balance=balance))
     player = stored.played(talk.session, game).get(value.receiver)
     if player is not None:
         assert player.address is not None
-        talk.send(to=player.address, subject=f"{game.name} transfer received", kind="transfer", game_id=game.id,
-                  body=render("exchange/transfer", game=game, sender=investor, amount=value.amount,
-                              balance=after.purses[value.receiver], when=when(talk.now)))
+        with writing_to(talk.session, talk.settings, player.address, game):
+            talk.send(to=player.address, subject=_("{game} transfer received", game=game.name), kind="transfer",
+                      game_id=game.id, body=render("exchange/transfer", game=game, sender=investor,
+                                                   amount=value.amount, balance=after.purses[value.receiver],
+                                                   when=when(talk.now)))
     return after
 
 

@@ -239,7 +239,7 @@ def test_E34_a_rollback_brings_the_votes_back_as_they_stood(tmp_path: Path) -> N
     send_as(judge, "undo", "ANN", "VOTE NONE")
     master(judge, "undo", "ROLLBACK S1901M")
     assert game_row(judge, "undo") == ("paused", "S1901M")
-    assert "  your vote: draw\n" in send_as(judge, "undo", "ANN", "STATUS").body
+    assert "  your vote: a draw\n" in send_as(judge, "undo", "ANN", "STATUS").body
     assert "your vote" not in send_as(judge, "undo", "BOB", "STATUS").body
     master(judge, "undo", "ROLLBACK W1900X")
     assert game_row(judge, "undo") == ("paused", "W1900X")

@@ -1,0 +1,171 @@
+"""Exchange's mail in each reader's language (issue 72): an Italian and a French investor read their
+results, their statement and the answers to their sheet lines in their own language, with every
+figure the English investor in their seat reads; the observers and the game master each in theirs."""
+
+from __future__ import annotations
+
+import logging
+import re
+from pathlib import Path
+
+import pytest
+
+from tests.games.exchange.by_mail import GM, address, exchange_game, mails_to, send_as
+from tests.support.harness import Judge, Sent
+
+WINTER = {  # the worked Winter 1900 (section 3 of the rulings), one sheet each
+    0: ("BID 6 FRANCE AT 5", "BID 2 GERMANY AT 3", "ELECT FRANCE ME", "ELECT GERMANY {third}"),
+    1: ("PRIORITY 2", "BID 5 FRANCE AT 5", "BID 5 GERMANY AT 4", "ELECT FRANCE ME", "ELECT GERMANY ME"),
+    2: ("PRIORITY 3", "BID 4 GERMANY AT 4", "BID 3 FRANCE AT 6", "ELECT GERMANY ME", "ELECT FRANCE ME"),
+}
+
+
+@pytest.fixture(scope="module")
+def judge(tmp_path_factory: pytest.TempPathFactory) -> Judge:
+    return Judge(Path(tmp_path_factory.mktemp("judge")), max_creates_per_day=50, max_creates_per_hour=50)
+
+
+def play(judge: Judge, game: str, names: tuple[str, str, str]) -> list[Sent]:
+    """The worked Winter 1900 played by ``names`` (in that investor order); the answers to their sheets."""
+    exchange_game(judge, game, names, order=names)
+    return [send_as(judge, game, name, *(line.format(third=names[2]) for line in WINTER[i]))
+            for i, name in enumerate(names)]
+
+
+def figures(mail: Sent) -> list[str]:
+    """Every figure of a mail but its dates, in order."""
+    return [n for line in mail.body.splitlines() if "UTC" not in line for n in re.findall(r"[+-]?\d+", line)]
+
+
+@pytest.fixture(scope="module")
+def played(judge: Judge) -> dict[str, tuple[list[Sent], list[Sent]]]:
+    judge.send(address("ITA"), "SET LANGUAGE it")
+    judge.send(address("FRA"), "SET LANGUAGE fr")
+    english = play(judge, "english", ("ANN", "BOB", "CAT"))
+    judge.send(GM, "SET LANGUAGE fr")
+    with _Warnings() as said:
+        translated = play(judge, "mixed", ("ITA", "FRA", "ENG"))
+    assert not [r for r in said if "for a reader of" in r.getMessage()]
+    return {"answers": (english, translated)}
+
+
+class _Caught(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+
+class _Warnings:
+    def __enter__(self) -> list[logging.LogRecord]:
+        self.handler = _Caught()
+        logging.getLogger("judge").addHandler(self.handler)
+        return self.handler.records
+
+    def __exit__(self, *_: object) -> None:
+        logging.getLogger("judge").removeHandler(self.handler)
+
+
+def test_an_italian_investor_reads_their_results_in_italian_with_the_english_figures(
+        judge: Judge, played: dict[str, tuple[list[Sent], list[Sent]]]) -> None:
+    mail, english = mails_to(judge, "ITA", "mixed W1900X results"), mails_to(judge, "ANN", "english W1900X results")
+    assert "Game english: W1900X has been processed; S1901M opens." in english.body
+    assert "Partita mixed: W1900X è stata elaborata; si apre S1901M." in mail.body
+    for said in ("Il tuo estratto conto (E39):", "Ordine degli investitori (E30): ENG, FRA, ITA",
+                 "saldo quando la fase è stata elaborata: 60 AgP", "che cosa è stato di ciascuna delle tue righe:",
+                 "La mappa com'è ora (unità, poi centri di rifornimento):", "% I tuoi contanti: 47 AgP."):
+        assert said in mail.body
+    for english_words in ("Your statement", "balance now", "has been processed", "The board as it stands",
+                          "what became of", "read as", "shares", "Deadline of"):
+        assert english_words not in mail.body
+    assert figures(mail) == figures(english)
+
+
+def test_a_french_investor_reads_their_results_in_french_with_the_english_figures(
+        judge: Judge, played: dict[str, tuple[list[Sent], list[Sent]]]) -> None:
+    mail, english = mails_to(judge, "FRA", "mixed W1900X results"), mails_to(judge, "BOB", "english W1900X results")
+    for said in ("Partie mixed : W1900X a été traitée ; S1901M s'ouvre.", "Votre relevé (E39) :",
+                 "solde au traitement de la phase : 60 AgP", "Date limite de S1901M :"):
+        assert said in mail.body
+    for english_words in ("Your statement", "balance now", "has been processed", "Deadline of", "shares"):
+        assert english_words not in mail.body
+    assert figures(mail) == figures(english)
+
+
+def test_the_english_investor_of_the_same_game_reads_english(
+        judge: Judge, played: dict[str, tuple[list[Sent], list[Sent]]]) -> None:
+    mail, english = mails_to(judge, "ENG", "mixed W1900X results"), mails_to(judge, "CAT", "english W1900X results")
+    assert "Your statement (E39):" in mail.body and "Il tuo" not in mail.body and "Votre" not in mail.body
+    assert figures(mail) == figures(english)
+
+
+def test_the_answers_to_sheet_lines_are_in_the_sender_s_language(
+        played: dict[str, tuple[list[Sent], list[Sent]]]) -> None:
+    english, (italian, french, _) = played["answers"]
+    assert "letta come: un'offerta d'acquisto fino a 6 France a 5 AgP l'una (E8, E13)" in italian.body
+    assert "lue comme : dépenser 2 AgP pour l'ordre des investisseurs à l'étape c" in french.body
+    assert "read as" not in italian.body and "read as" not in french.body
+    assert "read as: a bid for up to 6 France at 5 AgP each (E8, E13)" in english[0].body
+
+
+def test_the_start_and_the_chart_are_in_their_reader_s_language(
+        judge: Judge, played: dict[str, tuple[list[Sent], list[Sent]]]) -> None:
+    start = mails_to(judge, "ITA", "mixed comincia")
+    assert "Sei l'investitore ITA. Accedi con: SIGNON ITA@mixed yourpassword" in start.body
+    assert "Hai 60 AgP e nessuna azione." in start.body and "You have" not in start.body
+    french = mails_to(judge, "FRA", "mixed commence")
+    assert "Chaque investisseur commence avec 60 AgP (E4)." in french.body
+    chart = [m for m in judge.all_mail() if m.to == GM and m.subject == "mixed W1900X : tableau"]
+    english = [m for m in judge.all_mail() if m.to == GM and m.subject == "english W1900X chart"]
+    assert len(chart) == 1 and len(english) == 1
+    for said in ("Partie mixed : le tableau de W1900X, pour le seul maître du jeu", "Feuilles :",
+                 "Registre des actions après la phase :",
+                 "contrôle de l'argent : 175 détenus + 5 détruits = 180 ; 180 entrés dans la partie"):
+        assert said in chart[0].body
+    for english_words in ("Sheets:", "What became", "Money after it", "money check", "held by"):
+        assert english_words not in chart[0].body
+    assert sorted(figures(chart[0])) == sorted(figures(english[0]))  # the sheets listed by name, in another order
+
+
+
+def test_a_refused_sheet_and_a_transfer_are_answered_in_the_sender_s_language_and_told_in_the_receiver_s(
+        judge: Judge, played: dict[str, tuple[list[Sent], list[Sent]]]) -> None:
+    refused = send_as(judge, "mixed", "ITA", "BID 0 FRANCE AT 5")
+    assert "ERRORE: non in questa fase (2.2, X.8.2)" in refused.body
+    assert "foglio RESPINTO (1 riga errata); non hai nessun foglio per S1901M" in refused.body
+    with _Warnings() as said:
+        sent = send_as(judge, "mixed", "ITA", "TRANSFER 5 TO FRA")
+    assert not [r for r in said if "for a reader of" in r.getMessage()]
+    assert "5 AgP mandati a FRA; il tuo saldo è 42 AgP" in sent.body
+    told = mails_to(judge, "FRA", "mixed : virement reçu")
+    assert "Partie mixed : ITA vous a viré 5 AgP" in told.body and "Votre solde est maintenant de" in told.body
+    assert address("FRA") == told.to
+
+
+def test_status_is_answered_in_the_investor_s_language(
+        judge: Judge, played: dict[str, tuple[list[Sent], list[Sent]]]) -> None:
+    italian, french = send_as(judge, "mixed", "ITA", "STATUS"), send_as(judge, "mixed", "FRA", "STATUS")
+    assert "le tue azioni: France 2, Germany 1" in italian.body and "your shares" not in italian.body
+    assert "ordine degli investitori (E30): ENG, FRA, ITA" in italian.body
+    assert "vous êtes le PDG de France (E38) :" in french.body and "your balance" not in french.body
+
+
+def test_a_line_written_wrong_is_answered_in_the_sender_s_language(
+        judge: Judge, played: dict[str, tuple[list[Sent], list[Sent]]]) -> None:
+    french = send_as(judge, "mixed", "FRA", "BID x FRANCE AT 5", "ELECT")
+    assert "« X » n'est pas un nombre entier : un nombre s'écrit en chiffres (X.2.1)" in french.body
+    assert "attendu : ELECT X nom, ELECT X ME ou ELECT X NONE" in french.body
+    assert "expected" not in french.body and "whole number" not in french.body
+
+
+def test_exchange_s_help_is_in_the_reader_s_language(
+        judge: Judge, played: dict[str, tuple[list[Sent], list[Sent]]]) -> None:
+    judge.send(address("ITA"), "HELP EXCHANGE stock")
+    italian = judge.last_to(address("ITA")).body
+    assert "compra fino a n azioni di X a p l'una, al prezzo offerto (E8)" in italian and "  BID n X AT p" in italian
+    judge.send(address("FRA"), "HELP EXCHANGE")
+    french = judge.last_to(address("FRA")).body
+    assert "Règle 6.8 de Payola : chaque puissance est une société" in french
+    assert "buy up to n shares" not in italian and "every power is a corporation" not in french
