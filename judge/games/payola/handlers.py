@@ -13,7 +13,7 @@ from dataclasses import replace
 from sqlalchemy import func, select
 
 from judge import api
-from judge.api import MASTER, PLAYER, RUNNING, SIGNED_ON, Attachment, Closing, Entry, Outbox, Turn, render
+from judge.api import MASTER, PLAYER, RUNNING, SIGNED_ON, Attachment, Closing, Entry, Outbox, Turn, render, writing_to
 from judge.engine.map import load_map
 from judge.engine.orders import PhaseKind
 from judge.games.payola import lifecycle, maps
@@ -96,9 +96,10 @@ def transfer_money(talk: Turn, text: str, command: Transfer) -> None:
     player = api.seats(talk.session, game).get(receiver)
     if api.is_played(player):
         assert player is not None and player.address is not None
-        talk.send(to=player.address, subject=f"{game.name} transfer received", kind="transfer", game_id=game.id,
-                  body=render("payola/transfer", game=game, sender=power, amount=command.amount,
-                              balance=balance[receiver]))
+        with writing_to(talk.session, talk.settings, player.address, game):
+            talk.send(to=player.address, subject=f"{game.name} transfer received", kind="transfer", game_id=game.id,
+                      body=render("payola/transfer", game=game, sender=power, amount=command.amount,
+                                  balance=balance[receiver]))
 
 
 def clear(talk: Turn, text: str, _: Clear) -> None:

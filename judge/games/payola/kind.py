@@ -285,12 +285,13 @@ class PayolaCommands(Commands):
             position = lifecycle.position_of(row)
             board = views.board(position)
             drawn = maps.position_map(game.name, position, role="board") if talk.settings.maps else []
-        body = render("payola/briefing", game=game, power=seat, board=board,
-                      balance=lifecycle.balances(talk.session, game)[seat],
-                      acceptance=seat_of(talk.session, player).acceptance,
-                      statement=statement, last=last.name if last else None, drawn=bool(drawn), blind=blind)
-        queue(talk.session, talk.settings, to=address, subject=f"{game.name}: your briefing as {power_title(seat)}",
-              kind="notice", now=talk.now, game_id=game.id, body=body, attachments=drawn, opens=seat)
+        with api.writing_to(talk.session, talk.settings, address, game):
+            body = render("payola/briefing", game=game, power=seat, board=board,
+                          balance=lifecycle.balances(talk.session, game)[seat],
+                          acceptance=seat_of(talk.session, player).acceptance,
+                          statement=statement, last=last.name if last else None, drawn=bool(drawn), blind=blind)
+            queue(talk.session, talk.settings, to=address, subject=f"{game.name}: your briefing as {power_title(seat)}",
+                  kind="notice", now=talk.now, game_id=game.id, body=body, attachments=drawn, opens=seat)
 
     def resigned(self, talk: Turn, game: Game, seat: str) -> str:
         """An eliminated power's treasury is forfeited when its player resigns (rule 2.4)."""
