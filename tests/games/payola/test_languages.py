@@ -111,3 +111,15 @@ def test_a_ledger_entry_and_a_seats_reason_are_worded_when_they_are_read() -> No
     with reading("fr"):
         assert seat.why.startswith("votre choix n° 2 : ")
     assert seat.why.startswith("your choice 2: ")
+
+
+def test_a_sheets_answer_and_its_errors_are_in_the_senders_language(tmp_path: Path) -> None:
+    judge = _game(tmp_path)
+    judge.send(ALICE, "SIGNON F@g1 alice-pw\n5.5 : A PAR - BUR\n2 : A MAR H")
+    judge.send(BOB, "SIGNON G@g1 bob-pw\n2 : A MUN - RUH\n9 $")
+    alice, bob = judge.last_to(ALICE).body, judge.last_to(BOB).body
+    assert "'5.5': un importo è un numero intero di AgP, 0 o più" in alice
+    assert "non applicato: il foglio ha errori (vedi sotto)" in alice
+    assert "foglio RESPINTO (1 errore); il tuo foglio per S1901M ora è: nessuno" in alice
+    assert "feuille d'offres acceptée : 1 offre, épargne 9 AgP ; elle remplace toute feuille antérieure" in bob
+    assert "whole number" not in alice and "offer sheet accepted" not in bob
