@@ -123,3 +123,13 @@ def test_a_sheets_answer_and_its_errors_are_in_the_senders_language(tmp_path: Pa
     assert "foglio RESPINTO (1 errore); il tuo foglio per S1901M ora è: nessuno" in alice
     assert "feuille d'offres acceptée : 1 offre, épargne 9 AgP ; elle remplace toute feuille antérieure" in bob
     assert "whole number" not in alice and "offer sheet accepted" not in bob
+
+
+def test_summary_is_in_the_askers_language(tmp_path: Path) -> None:
+    judge = _game(tmp_path)
+    judge.send(BOB, "SIGNON G@g1 bob-pw\nSUMMARY")
+    judge.send(CAROL, "SIGNON E@g1 carol-pw\nSUMMARY")
+    bob, carol = judge.last_to(BOB).body, judge.last_to(CAROL).body
+    assert "Partie g1 (standard) : en cours, S1901M." in bob
+    assert "Centres de ravitaillement au début de chaque année :" in bob
+    assert "Game g1 (standard): active, S1901M." in carol and "Supply centers at the start of each year:" in carol
