@@ -133,3 +133,16 @@ def test_summary_is_in_the_askers_language(tmp_path: Path) -> None:
     assert "Partie g1 (standard) : en cours, S1901M." in bob
     assert "Centres de ravitaillement au début de chaque année :" in bob
     assert "Game g1 (standard): active, S1901M." in carol and "Supply centers at the start of each year:" in carol
+
+
+def test_a_transfer_is_answered_and_told_each_in_its_readers_language(tmp_path: Path,
+                                                                       caplog: pytest.LogCaptureFixture) -> None:
+    judge = _game(tmp_path)
+    caplog.clear()
+    with caplog.at_level(logging.WARNING):
+        judge.send(BOB, "SIGNON G@g1 bob-pw\nTRANSFER 5 TO F")
+    assert not [r for r in caplog.records if "for a reader of" in r.getMessage()]
+    assert "5 AgP envoyés à France ; votre solde est de " in judge.last_to(BOB).body
+    told = judge.last_to(ALICE)
+    assert told.subject == "g1 transfer received"
+    assert "Partita g1: Germany ti ha mandato 5 AgP." in told.body and "sent you" not in told.body
