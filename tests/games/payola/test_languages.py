@@ -146,3 +146,13 @@ def test_a_transfer_is_answered_and_told_each_in_its_readers_language(tmp_path: 
     told = judge.last_to(ALICE)
     assert told.subject == "g1 transfer received"
     assert "Partita g1: Germany ti ha mandato 5 AgP." in told.body and "sent you" not in told.body
+
+
+def test_history_answers_in_the_askers_language(tmp_path: Path) -> None:
+    judge = _game(tmp_path)
+    judge.send(BOB, "SIGNON G@g1 bob-pw\nHISTORY")
+    assert "aucune phase traitée dans cet intervalle" in judge.last_to(BOB).body
+    play_spring(judge)
+    judge.send(ALICE, "SIGNON F@g1 alice-pw\nHISTORY")
+    said = judge.last_to(ALICE).body
+    assert "Partita g1, risultati di S1901M." in said and "Ordini:" in said and "Orders:" not in said
