@@ -87,11 +87,12 @@ def called(code: str) -> str:
 
 @cache
 def translations(language: str) -> NullTranslations:
-    """The messages of ``language``: the host's catalogue merged with every kind's (none for English)."""
+    """The messages of ``language``: every kind's catalogue merged with the host's (none for English); a message
+    both have (``none``) is read as the host translates it, whichever kind's code asks for it."""
     merged: NullTranslations = NullTranslations()
     if language == SOURCE:
         return merged
-    for package in _PACKAGES:
+    for package in reversed(_PACKAGES):  # the host's last: a message of its own is read as it translates it
         with as_file(files(package).joinpath("locale")) as folder:
             found = Translations.load(str(folder), [language], DOMAIN)
         if not isinstance(found, Translations):

@@ -60,6 +60,7 @@ from judge.engine.orders import (
     parse_order,
 )
 from judge.engine.position import PlacedUnit, Position
+from judge.language import gettext as _
 from judge.payola.blind import absent, named_units
 from judge.payola.options import Options
 from judge.wording import power_title
@@ -178,7 +179,11 @@ def _number(digits: str, limit: int, what: str) -> int:
     figures = digits.lstrip("0") or "0"  # 5,000 zeros and a 1 is 1, read without its zeros
     value = int(figures) if len(figures) <= 18 else limit + 1
     if value > limit:
-        raise _LineError(f"{what} can be at most {limit}")
+        most = {"amount": _("an amount (AgP) can be at most {limit}", limit=limit),
+                "repetition": _("a repetition count can be at most {limit}", limit=limit),
+                "plateau": _("a plateau (AgP) can be at most {limit}", limit=limit),
+                "savings": _("a savings request (AgP) can be at most {limit}", limit=limit)}
+        raise _LineError(most[what])
     return value
 
 
@@ -186,28 +191,28 @@ def _term(part: str, classic: bool, limits: Limits) -> _Amounts:
     """One ``+`` part of an offer's amounts: its repeated term (``3*5#2``), and their sum."""
     match = _TERM.match(part)
     if match is None:
-        raise _LineError(f"bad amount '{part}': expected e.g. 5, 3*5, 5#2 or 3*5#")
+        raise _LineError(_("bad amount '{amount}': expected e.g. 5, 3*5, 5#2 or 3*5#", amount=part))
     rep, digits, hash_mark, plateau_digits = match.groups()
     if classic and (rep is not None or hash_mark):
-        raise _LineError("repetition (*) and plateaus (#) are not allowed in Payola Classic")
-    amount = _number(digits, limits.amount, "an amount (AgP)")
-    repeat = 1 if rep is None else _number(rep, limits.repeat, "a repetition count")
+        raise _LineError(_("repetition (*) and plateaus (#) are not allowed in Payola Classic"))
+    amount = _number(digits, limits.amount, "amount")
+    repeat = 1 if rep is None else _number(rep, limits.repeat, "repetition")
     if repeat < 1:
-        raise _LineError("a repetition count must be at least 1")
+        raise _LineError(_("a repetition count must be at least 1"))
     plateau = 0
     if hash_mark:
-        plateau = _number(plateau_digits, limits.amount, "a plateau (AgP)") if plateau_digits else amount
+        plateau = _number(plateau_digits, limits.amount, "plateau") if plateau_digits else amount
     if plateau > amount:
-        raise _LineError(f"the plateau ({plateau}) is above the amount ({amount})")
+        raise _LineError(_("the plateau ({plateau}) is above the amount ({amount})", plateau=plateau, amount=amount))
     return (Term(amount, plateau),) * repeat, amount * repeat
 
 
 def _savings(digits: str, classic: bool, limits: Limits) -> int:
     """A savings request's amount (3.4)."""
     if classic:
-        raise ValueError("savings requests are not allowed in Payola Classic")
+        raise ValueError(_("savings requests are not allowed in Payola Classic"))
     try:
-        return _number(digits, limits.savings, "a savings request (AgP)")
+        return _number(digits, limits.savings, "savings")
     except _LineError as exc:
         raise ValueError(str(exc)) from None
 
@@ -223,10 +228,10 @@ def _not_an_offer(body: str) -> str:
     symbol = re.search(r"[:!>@&$]", body)
     amounts = body[: symbol.start()].strip() if symbol is not None else ""
     if NOT_WHOLE.fullmatch(amounts):
-        return f"'{amounts}': {AMOUNT_WORDS}"
+        return _("'{amount}': an amount is a whole number of AgP, 0 or more", amount=amounts)
     if symbol is None or symbol.group() == "$" or not amounts:
-        return "expected an offer such as '4 : A LON - YOR' or a savings request such as '10 $'"
-    return f"bad amount '{amounts}' (an offer is: amount, type symbol : ! > @ &, unit and order)"
+        return _("expected an offer such as '4 : A LON - YOR' or a savings request such as '10 $'")
+    return _("bad amount '{amount}' (an offer is: amount, type symbol : ! > @ &, unit and order)", amount=amounts)
 
 
 def shape_error(text: str, game_map: GameMap, options: Options, limits: Limits = LIMITS) -> str | None:
@@ -315,7 +320,7 @@ class PhaseReader:
         kind = _KINDS[symbol]
         classic = options.classic
         if classic and kind is not OfferKind.DIRECT:
-            raise ValueError("only direct offers (:) are allowed in Payola Classic")
+            raise ValueError(_("only direct offers (:) are allowed in Payola Classic"))
         known = self._classic_amounts if classic else self._amounts
         read = known.get(amounts)
         if read is None:
@@ -328,15 +333,16 @@ class PhaseReader:
             reading = self._readings[rest] = self._read(rest)
         placed, orders, error, alternatives = reading
         if classic and alternatives:
-            raise ValueError("alternatives (|) are not allowed in Payola Classic")
+            raise ValueError(_("alternatives (|) are not allowed in Payola Classic"))
         if placed is None:
             raise ValueError(error)
         if options.loyal_units and placed.power not in dummies:
-            raise ValueError(f"{power_title(placed.power)}'s units are loyal: only units of dummy powers take bribes")
+            raise ValueError(_("{power}'s units are loyal: only units of dummy powers take bribes",
+                               power=power_title(placed.power)))
         if error is not None:
             raise ValueError(error)
         if not total and placed.power != power and not classic:
-            raise ValueError("zero offers to foreign units are not allowed")
+            raise ValueError(_("zero offers to foreign units are not allowed"))
         return _new_offer(Offer, (line, body, kind, placed.unit, orders, terms))
 
     def _read_amounts(self, text: str, classic: bool) -> _Amounts | str:
@@ -483,8 +489,10 @@ def parse_sheet(
                 errors.append(SheetError(number, raw.strip(), str(exc)))
             continue
         if len(raw) > limits.line or length - len(raw) - 1 <= limits.characters < length:
-            what = (f"a line holds at most {limits.line:,} characters" if len(raw) > limits.line else
-                    f"a sheet holds at most {limits.characters:,} characters as written, comments included")
+            line_limit, sheet_limit = format(limits.line, ","), format(limits.characters, ",")
+            what = (_("a line holds at most {limit} characters", limit=line_limit) if len(raw) > limits.line
+                    else _("a sheet holds at most {limit} characters as written, comments included",
+                           limit=sheet_limit))
             errors.append(SheetError(number, raw.strip()[:limits.line], what))
             continue
         if parsed is None:
@@ -498,7 +506,7 @@ def parse_sheet(
                 if blind:
                     ignored.append(raw.strip())
                 else:
-                    errors.append(SheetError(number, raw.strip(), "Payola Classic allows one offer per unit"))
+                    errors.append(SheetError(number, raw.strip(), _("Payola Classic allows one offer per unit")))
                 continue
             units_offered.add(parsed.unit.province)
         offers.append(parsed)
@@ -514,10 +522,11 @@ def _count(errors: list[SheetError], number: int, raw: str, counted: int, writte
     is an error quoting it."""
     parts = raw.partition("%")[0].count("+") + 1
     if counted == limits.offers:
-        errors.append(SheetError(number, raw.strip(), f"a sheet can hold at most {limits.offers} offers"))
+        errors.append(SheetError(number, raw.strip(),
+                                 _("a sheet can hold at most {limit} offers", limit=limits.offers)))
     elif written <= limits.written < written + parts:
-        errors.append(SheetError(number, raw.strip(), f"a sheet can hold at most {limits.written} amounts as written "
-                                               "(each + part counts once: 3*5 is one)"))
+        errors.append(SheetError(number, raw.strip(), _("a sheet can hold at most {limit} amounts as written (each + "
+                                                        "part counts once: 3*5 is one)", limit=limits.written)))
     return counted + 1, written + parts
 
 

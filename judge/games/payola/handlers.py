@@ -13,7 +13,7 @@ from dataclasses import replace
 from sqlalchemy import func, select
 
 from judge import api
-from judge.api import MASTER, PLAYER, RUNNING, SIGNED_ON, Attachment, Closing, Entry, Outbox, Turn, render
+from judge.api import MASTER, PLAYER, RUNNING, SIGNED_ON, Attachment, Closing, Entry, Outbox, Turn, render, writing_to
 from judge.engine.map import load_map
 from judge.engine.orders import PhaseKind
 from judge.games.payola import lifecycle, maps
@@ -31,28 +31,29 @@ from judge.games.payola.commands import (
 from judge.games.payola.lifecycle import power_of
 from judge.games.payola.store import LedgerRow, seat_of
 from judge.games.payola.submissions import active_position, set_by_mail_at
+from judge.language import gettext as _
 from judge.payola.acceptance import AcceptanceError, parse_acceptance
 from judge.payola.treasury import TreasuryError, may_transfer, transfer
 from judge.wording import power_title
 
 
-def offer_line(talk: Turn, text: str, _: OfferLine) -> None:
+def offer_line(talk: Turn, text: str, _command: OfferLine) -> None:
     position = active_position(talk)
     if position is None or position.phase.kind is not PhaseKind.MOVEMENT:
-        talk.echo(text, "error", "offers are only taken in a movement phase of a running game", code="NOT_MOVEMENT")
+        talk.echo(text, "error", _("offers are only taken in a movement phase of a running game"), code="NOT_MOVEMENT")
         return
     talk.hold("sheet", text)
 
 
-def order_line(talk: Turn, text: str, _: OrderLine) -> None:
+def order_line(talk: Turn, text: str, _command: OrderLine) -> None:
     position = active_position(talk)
     game = talk.game
     assert game is not None
     if position is None:
-        talk.echo(text, "error", "unknown command (the game is not running)", code="UNKNOWN_COMMAND")
+        talk.echo(text, "error", _("unknown command (the game is not running)"), code="UNKNOWN_COMMAND")
         return
     if position.phase.kind is PhaseKind.MOVEMENT and not lifecycle.options_of(game).loyal_units:
-        talk.echo(text, "error", "unknown command (in a movement phase units are bribed, not ordered)",
+        talk.echo(text, "error", _("unknown command (in a movement phase units are bribed, not ordered)"),
                   code="UNKNOWN_COMMAND")
         return
     talk.hold("orders", text)
@@ -71,7 +72,7 @@ def accept(talk: Turn, text: str, command: Accept) -> None:
         talk.echo(text, "ignored", why, code="SUPERSEDED")
         return
     kept.acceptance, kept.acceptance_at = str(listed), talk.accepted
-    talk.echo(text, "ok", f"acceptance list is now {listed}")
+    talk.echo(text, "ok", _("acceptance list is now {listed}", listed=listed))
 
 
 def transfer_money(talk: Turn, text: str, command: Transfer) -> None:
@@ -83,7 +84,7 @@ def transfer_money(talk: Turn, text: str, command: Transfer) -> None:
         receiver = power_of(game, command.to)
         row = api.current_phase(talk.session, game)
         allowed = row is None or may_transfer(lifecycle.position_of(row), power)  # Void: no donations
-        _, entries = transfer(lifecycle.balances(talk.session, game), power, receiver, command.amount, allowed)
+        _after, entries = transfer(lifecycle.balances(talk.session, game), power, receiver, command.amount, allowed)
     except (ValueError, TreasuryError) as exc:
         talk.echo(text, "error", str(exc), code="BAD_TRANSFER")
         return
@@ -92,49 +93,52 @@ def transfer_money(talk: Turn, text: str, command: Transfer) -> None:
                                    note=entry.note, phase=game.phase, created_at=talk.now))
     talk.session.flush()
     balance = lifecycle.balances(talk.session, game)
-    talk.echo(text, "ok", f"{command.amount} AgP sent to {power_title(receiver)}; your balance is {balance[power]} AgP")
+    talk.echo(text, "ok", _("{amount} AgP sent to {power}; your balance is {balance} AgP", amount=command.amount,
+                            power=power_title(receiver), balance=balance[power]))
     player = api.seats(talk.session, game).get(receiver)
     if api.is_played(player):
         assert player is not None and player.address is not None
-        talk.send(to=player.address, subject=f"{game.name} transfer received", kind="transfer", game_id=game.id,
-                  body=render("payola/transfer", game=game, sender=power, amount=command.amount,
-                              balance=balance[receiver]))
+        with writing_to(talk.session, talk.settings, player.address, game):
+            talk.send(to=player.address, subject=f"{game.name} transfer received", kind="transfer", game_id=game.id,
+                      body=render("payola/transfer", game=game, sender=power, amount=command.amount,
+                                  balance=balance[receiver]))
 
 
-def clear(talk: Turn, text: str, _: Clear) -> None:
+def clear(talk: Turn, text: str, _command: Clear) -> None:
     game, power = talk.game, talk.seat
     assert game is not None and power is not None
     if game.phase is None:
-        talk.echo(text, "error", "the game has not started", code="NOT_STARTED")
+        talk.echo(text, "error", _("the game has not started"), code="NOT_STARTED")
         return
     if why := talk.superseded(set_by_mail_at(talk, game.phase, power, "sheet", "orders"), "your sheet or orders"):
         talk.echo(text, "ignored", why, code="SUPERSEDED")
         return
     for kind in ("sheet", "orders"):  # every line is answered: those above are withdrawn with the rest
         for index, _line in talk.block(kind):
-            talk.mark(index, "ignored", "withdrawn by the CLEAR below", code="WITHDRAWN")
+            talk.mark(index, "ignored", _("withdrawn by the CLEAR below"), code="WITHDRAWN")
     talk.drop_blocks()
     for kind in ("sheet", "orders"):
         api.submit(talk.session, game, game.phase, power, kind, "", {}, talk.now, talk.accepted)
-    talk.echo(text, "ok", "your sheet and orders for this phase are cleared")
+    talk.echo(text, "ok", _("your sheet and orders for this phase are cleared"))
 
 
-def map_request(talk: Turn, text: str, _: MapRequest) -> None:
+def map_request(talk: Turn, text: str, _command: MapRequest) -> None:
     """MAP: the current board; in a Tin Cup game a player's shows only what its power sees."""
     game, power = talk.game, talk.seat
     assert game is not None
     position = active_position(talk)
     if position is None:
-        talk.echo(text, "error", "the game is not running: there is no board to draw", code="NOT_RUNNING")
+        talk.echo(text, "error", _("the game is not running: there is no board to draw"), code="NOT_RUNNING")
         return
     sight, seen = None, ""
     if lifecycle.options_of(game).blind and power is not None:
         view = lifecycle.sight_now(talk.session, game, power)
-        position, sight, seen = view.after, (power, view.view), f" as {power_title(power)} sees it"
+        position, sight, seen = view.after, (power, view.view), power_title(power)
     if not (pictures := maps.position_map(game.name, position, sight)):
-        talk.echo(text, "error", "the map could not be drawn; the board is in STATUS", code="MAP_FAILED")
+        talk.echo(text, "error", _("the map could not be drawn; the board is in STATUS"), code="MAP_FAILED")
     elif talk.attach(pictures):
-        talk.echo(text, "ok", f"the map of {position.phase}{seen} is attached")
+        talk.echo(text, "ok", _("the map of {phase} as {power} sees it is attached", phase=position.phase, power=seen)
+                  if seen else _("the map of {phase} is attached", phase=position.phase))
     else:
         talk.echo(text, "error", talk.too_big(sum(len(picture.data) for picture in pictures)), code="REPLY_TOO_LONG")
 
@@ -150,17 +154,17 @@ def vote(talk: Turn, text: str, command: Vote) -> None:
     game, power, player = talk.game, talk.seat, talk.player
     assert game is not None and power is not None and player is not None
     if game.state not in RUNNING:
-        talk.echo(text, "error", "the game is not running", code="NOT_RUNNING")
+        talk.echo(text, "error", _("the game is not running"), code="NOT_RUNNING")
         return
     if power not in lifecycle.voters(talk.session, game):
-        talk.echo(text, "error", "an eliminated power does not vote", code="ELIMINATED")
+        talk.echo(text, "error", _("an eliminated power does not vote"), code="ELIMINATED")
         return
     kept = seat_of(talk.session, player)
     if why := talk.superseded(kept.vote_at, "your vote"):
         talk.echo(text, "ignored", why, code="SUPERSEDED")
         return
     if command.choice == "DRAW" and not lifecycle.draws_allowed(game):
-        talk.echo(text, "error", f"{game.name} allows no draws (NO_DRAW)", code="NO_DRAW")
+        talk.echo(text, "error", _("{game} allows no draws (NO_DRAW)", game=game.name), code="NO_DRAW")
         return
     if command.choice == "CONCEDE":
         try:
@@ -169,28 +173,28 @@ def vote(talk: Turn, text: str, command: Vote) -> None:
             talk.echo(text, "error", str(exc), code="NO_SUCH_POWER")
             return
         if not lifecycle.options_of(game).blind and to not in lifecycle.voters(talk.session, game):
-            talk.echo(text, "error", f"{power_title(to)} has no player or no supply center: it cannot be conceded to",
-                      code="NOT_A_VOTER")
+            talk.echo(text, "error", _("{power} has no player or no supply center: it cannot be conceded to",
+                                       power=power_title(to)), code="NOT_A_VOTER")
             return
-        kept.vote, said = f"CONCEDE:{to}", f"to concede the game to {power_title(to)}"
+        kept.vote, said = f"CONCEDE:{to}", _("to concede the game to {power}", power=power_title(to))
     else:
         kept.vote = command.choice if command.choice == "DRAW" else None
-        said = "for a draw including all survivors" if kept.vote else "withdrawn (no vote)"
+        said = _("for a draw including all survivors") if kept.vote else _("withdrawn (no vote)")
     kept.vote_at = talk.accepted
-    answered = talk.echo(text, "ok", f"your vote, kept secret: {said}")
+    answered = talk.echo(text, "ok", _("your vote, kept secret: {vote}", vote=said))
     talk.session.flush()
     result = lifecycle.settle_votes(talk.session, game, talk.settings, talk.now)
     if result:
         talk.note(answered, [f"the votes of the surviving powers end the game: {result}"])
 
 
-def preview(talk: Turn, text: str, _: Preview) -> None:
+def preview(talk: Turn, text: str, _command: Preview) -> None:
     """The chart the phase would have if processed now, without processing it (a savepoint is
     rolled back: nothing is kept, no mail goes out)."""
     game = talk.game
     assert game is not None
     if game.state not in RUNNING:
-        talk.echo(text, "error", "the game is not running", code="NOT_RUNNING")
+        talk.echo(text, "error", _("the game is not running"), code="NOT_RUNNING")
         return
     phase = game.phase
     mark = talk.session.scalar(select(func.max(Outbox.id))) or 0
@@ -206,7 +210,8 @@ def preview(talk: Turn, text: str, _: Preview) -> None:
     if not talk.attach([preview]):
         talk.echo(text, "error", talk.too_big(len(preview.data)), code="REPLY_TOO_LONG")
         return
-    talk.echo(text, "ok", f"the chart {phase} would have if processed now is attached; nothing was processed")
+    talk.echo(text, "ok", _("the chart {phase} would have if processed now is attached; nothing was processed",
+                            phase=phase))
 
 
 def reveal(talk: Turn, text: str, command: Reveal) -> None:
@@ -219,7 +224,7 @@ def reveal(talk: Turn, text: str, command: Reveal) -> None:
         return
     api.record(game, "the game master revealed every secret")
     lifecycle.reveal(talk.session, game, talk.settings, talk.now)
-    talk.echo(text, "ok", "every sheet, list, chart and treasury was mailed to every player")
+    talk.echo(text, "ok", _("every sheet, list, chart and treasury was mailed to every player"))
 
 
 COMMANDS = (

@@ -60,6 +60,7 @@ from judge.games.payola.submissions import (
     store_orders,
     store_sheet,
 )
+from judge.language import gettext as _
 from judge.payola.options import OptionError, parse_options
 from judge.payola.treasury import forfeit
 from judge.wording import power_title
@@ -95,7 +96,7 @@ class PayolaLobby(Lobby):
 
     def create_help(self) -> list[str]:
         return ["boards (CREATE game password BOARD):",
-                *(f"  {name}: {summary}" for name, summary, _ in views.boards())]
+                *(f"  {name}: {summary}" for name, summary, _areas in views.boards())]
 
     def capacity(self, game: Game) -> int:
         return len(load_map(game.variant).powers)
@@ -285,12 +286,13 @@ class PayolaCommands(Commands):
             position = lifecycle.position_of(row)
             board = views.board(position)
             drawn = maps.position_map(game.name, position, role="board") if talk.settings.maps else []
-        body = render("payola/briefing", game=game, power=seat, board=board,
-                      balance=lifecycle.balances(talk.session, game)[seat],
-                      acceptance=seat_of(talk.session, player).acceptance,
-                      statement=statement, last=last.name if last else None, drawn=bool(drawn), blind=blind)
-        queue(talk.session, talk.settings, to=address, subject=f"{game.name}: your briefing as {power_title(seat)}",
-              kind="notice", now=talk.now, game_id=game.id, body=body, attachments=drawn, opens=seat)
+        with api.writing_to(talk.session, talk.settings, address, game):
+            body = render("payola/briefing", game=game, power=seat, board=board,
+                          balance=lifecycle.balances(talk.session, game)[seat],
+                          acceptance=seat_of(talk.session, player).acceptance,
+                          statement=statement, last=last.name if last else None, drawn=bool(drawn), blind=blind)
+            queue(talk.session, talk.settings, to=address, subject=f"{game.name}: your briefing as {power_title(seat)}",
+                  kind="notice", now=talk.now, game_id=game.id, body=body, attachments=drawn, opens=seat)
 
     def resigned(self, talk: Turn, game: Game, seat: str) -> str:
         """An eliminated power's treasury is forfeited when its player resigns (rule 2.4)."""
@@ -332,27 +334,29 @@ class PayolaCommands(Commands):
         asked = [p for p in (command.first, command.last) if p]
         if not all(_PHASE.fullmatch(p) for p in asked):
             written = str(command.first if command.first == command.last else f"{command.first}-{command.last}")
-            talk.echo(text, "error", f"'{written[:20]}' is not a phase (S1901M) or a range of phases (S1901M-W1902A)",
-                      code="SYNTAX")
+            talk.echo(text, "error", _("'{written}' is not a phase (S1901M) or a range of phases (S1901M-W1902A)",
+                                       written=written[:20]), code="SYNTAX")
             return
         if _blind_running(game) and not talk.master_of(game):
-            talk.echo(text, "error", "a Blind game's history is published when it ends", code="HISTORY_NOT_PUBLISHED")
+            talk.echo(text, "error", _("a Blind game's history is published when it ends"),
+                      code="HISTORY_NOT_PUBLISHED")
             return
         named = [(row_id, name) for row_id, name in api.processed_names(talk.session, game)
                  if _within(name, command.first, command.last)]
         if not named:
-            talk.echo(text, "info", "", ["no processed phase in that range"])
+            talk.echo(text, "info", "", [_("no processed phase in that range")])
             return
         shown, rest = named[:HISTORY_PHASES], named[HISTORY_PHASES:]
-        rows = api.phases_by_id(talk.session, [row_id for row_id, _ in shown])
+        rows = api.phases_by_id(talk.session, [row_id for row_id, _name in shown])
         body = "\n\n".join(render("payola/results", game=game,
                                    view=views.results_view(r.result["report"], None, None, [], 0),
                                    next_phase=None, winner=None, deadline=None, history=True).strip()
                             for r in rows if r.result and "report" in r.result)
         more = ""
         if rest:  # the first ones, and how to ask for the others
-            more = (f"; at most {HISTORY_PHASES} phases are sent at once: for the {len(rest)} after them, "
-                    f"HISTORY {game.name} {rest[0][1]}-{rest[-1][1]}")
+            asking = f"HISTORY {game.name} {rest[0][1]}-{rest[-1][1]}"
+            more = "; " + _("at most {limit} phases are sent at once: for the {count} after them, {command}",
+                            limit=HISTORY_PHASES, count=len(rest), command=asking)
             body += f"\n\n{more[2:]}\n"
         talk.answer_long(text, f"{game.name}-history.txt", body, counted(len(shown), "phase"), more, game)
 
@@ -433,7 +437,7 @@ class Payola(PayolaLobby, PayolaPhases, PayolaCommands, Kind):
             boards.append(("result", (row.result or {}).get("adjudication"), None))
         for where, board, phase in boards:
             try:
-                position, _ = position_from_data(board)
+                position, _rest = position_from_data(board)
             except (ValueError, KeyError, TypeError, AttributeError) as exc:
                 raise ValueError(f"{where}: {exc}") from None
             if str(board.get("variant", "standard")) != game.variant:

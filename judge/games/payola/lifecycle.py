@@ -61,6 +61,7 @@ from judge.api import (
     duration,
     in_words,
     is_played,
+    language_of,
     latest_submissions,
     latest_texts,
     log_on_commit,
@@ -73,6 +74,7 @@ from judge.api import (
     render,
     seats,
     split_options,
+    writing_to,
 )
 from judge.engine.legal import adjustment_count, retreat_options
 from judge.engine.map import GameMap, load_map
@@ -90,6 +92,7 @@ from judge.engine.position import Position
 from judge.engine.results import OrderResult
 from judge.games.payola import maps, public, seating, views
 from judge.games.payola.store import LedgerRow, PayolaPhase, lists_of, phase_of, seat_of, seats_of, votes_of
+from judge.language import current, reading
 from judge.payola.acceptance import AcceptanceError, AcceptanceList, parse_acceptance
 from judge.payola.blind import Sight, witness
 from judge.payola.determination import Determination, PowerInput, determine_orders
@@ -317,11 +320,11 @@ def start_game(session: Session, game: Game, settings: Settings, now: datetime) 
         raise GameError("nobody has joined the game yet", "NOBODY_JOINED")
     if len(seated) > len(the_map.powers):
         raise GameError("more players than powers", "TOO_MANY_PLAYERS")
-    why: dict[int, str] = {}
+    why: dict[int, seating.Seat] = {}
     wishes = [player.preferences or ([player.requested] if player.requested else []) for player in seated]
     for player, seat in zip(seated, seating.assign(list(the_map.powers), wishes, game.seed), strict=True):
         api.assign_seat(player, seat.power)
-        why[player.id] = seat.why
+        why[player.id] = seat  # its reason worded in the player's language (`seating.Seat.why`)
     free = [power for power in the_map.powers if power not in {player.seat for player in seated}]
     for power in free:
         session.add(Player(game_id=game.id, seat=power, dummy=True, joined_at=now))
@@ -337,9 +340,12 @@ def start_game(session: Session, game: Game, settings: Settings, now: datetime) 
     whole = maps.position_map(game.name, position, role="board") if settings.maps else []
     grace = duration(game, "grace")
     common = {"game": game, "players": _roster(session, game), "deadline": game.deadline,
-              "board": views.board_summary(the_map), "grace": in_words(grace) if grace else None,
               "letters": "".join(info.letter for info in the_map.powers.values()),
               "loyal": options_of(game).loyal_units}
+
+    def worded() -> dict[str, str | None]:  # in the language being written
+        return {"board": views.board_summary(the_map), "grace": in_words(grace) if grace else None}
+
     for player in players(session, game):
         if is_played(player):
             assert player.address is not None and player.seat is not None
@@ -347,22 +353,37 @@ def start_game(session: Session, game: Game, settings: Settings, now: datetime) 
             if blind and settings.maps:
                 sight = sight_now(session, game, player.seat)
                 attached = maps.position_map(game.name, sight.after, (player.seat, sight.view), role="board")
-            queue(session, settings, to=player.address, subject=f"{game.name} starts", kind="start", now=now,
-                  game_id=game.id, attachments=attached, opens=player.seat,
-                  body=render("payola/start", **common, power=player.seat,
-                              balance=balances(session, game)[player.seat], why=why.get(player.id, ""), blind=blind,
-                              acceptance=(seat_of(session, player).acceptance
-                                          or f"{the_map.powers[player.seat].letter}?"),
-                              drawn=bool(attached)))
-    queue(session, settings, to=game.gm_address, subject=f"{game.name} starts", kind="start", now=now,
-          game_id=game.id, attachments=whole,
-          body=render("payola/start", **common, power=None, balance=None, why="", blind=False, drawn=bool(whole)))
+            with writing_to(session, settings, player.address, game):
+                reason = why[player.id].why if player.id in why else ""
+                queue(session, settings, to=player.address, subject=f"{game.name} starts", kind="start", now=now,
+                      game_id=game.id, attachments=attached, opens=player.seat,
+                      body=render("payola/start", **common, **worded(), power=player.seat,
+                                  balance=balances(session, game)[player.seat], why=reason, blind=blind,
+                                  acceptance=(seat_of(session, player).acceptance
+                                              or f"{the_map.powers[player.seat].letter}?"),
+                                  drawn=bool(attached)))
+    with writing_to(session, settings, game.gm_address, game):
+        queue(session, settings, to=game.gm_address, subject=f"{game.name} starts", kind="start", now=now,
+              game_id=game.id, attachments=whole,
+              body=render("payola/start", **common, **worded(), power=None, balance=None, why="", blind=False,
+                          drawn=bool(whole)))
     watched = [] if blind else whole  # a Tin Cup game shows observers no position while it runs
-    body = render("payola/start", **common, power=None, balance=None, why="", blind=blind, drawn=bool(watched),
-                  observer=True)
-    for observer in observers(session, game):  # what anyone watching the game may know of its start
-        queue(session, settings, to=observer, subject=f"{game.name} starts", kind="start", now=now,
-              game_id=game.id, attachments=watched, body=body)
+    for language, readers in _by_language(session, settings, game, observers(session, game)).items():
+        with reading(language):  # what anyone watching the game may know of its start, one text a language
+            body = render("payola/start", **common, **worded(), power=None, balance=None, why="", blind=blind,
+                          drawn=bool(watched), observer=True)
+            for observer in readers:
+                queue(session, settings, to=observer, subject=f"{game.name} starts", kind="start", now=now,
+                      game_id=game.id, attachments=watched, body=body)
+
+
+def _by_language(session: Session, settings: Settings, game: Game, addresses: list[str]) -> dict[str, list[str]]:
+    """``addresses`` (a game's observers) grouped by the language each reads, in their order: a text
+    written once for all of them is written once per language."""
+    grouped: dict[str, list[str]] = {}
+    for address in addresses:
+        grouped.setdefault(language_of(session, settings, address, game), []).append(address)
+    return grouped
 
 
 def _roster(session: Session, game: Game) -> list[tuple[str, str]]:
@@ -592,7 +613,15 @@ def _mail_results(session: Session, game: Game, settings: Settings, processed: P
         public = views.blind_results_view(processed.report, None, [], None, [], 0)
     else:
         public = views.results_view(processed.report, None, None, [], 0)
-    shared = {} if blind else {"public": render("payola/results_public", view=public)}  # the same for all
+    shared: dict[str, dict[str, str]] = {}  # the public report, the same for all who read one language
+
+    def common(language: str) -> dict[str, str]:
+        if blind:
+            return {}
+        if language not in shared:
+            shared[language] = {"public": render("payola/results_public", view=public)}
+        return shared[language]
+
     led_to = _led_to(session, game, row, before) if blind and before.phase.kind is PhaseKind.RETREAT else None
     for power, player in seats(session, game).items():
         if not is_played(player):
@@ -609,19 +638,25 @@ def _mail_results(session: Session, game: Game, settings: Settings, processed: P
             attached = pictures(sight)
         else:
             view, attached = views.results_view(processed.report, power, *private), everything
-        body = render("payola/results", game=game, view=view, next_phase=processed.next_phase, winner=processed.winner,
-                      deadline=game.deadline, web_url=page, votes=votes, notes=processed.closing.notes, **shared)
-        queue(session, settings, to=player.address, subject=subject, body=body, kind="results", now=now,
-              game_id=game.id, attachments=attached, opens=power if processed.next_phase else None)
-    body = render("payola/results", game=game, view=public, next_phase=processed.next_phase, winner=processed.winner,
-                  deadline=game.deadline, web_url=page, notes=processed.closing.notes, **shared)
-    for observer in observers(session, game):  # one text for all of them
-        queue(session, settings, to=observer, subject=subject, body=body, kind="results", now=now, game_id=game.id,
-              attachments=[] if blind else everything)
-    body = render("payola/chart", game=game, processed=processed, accounts=accounts, balances=money,
-                  deadline=game.deadline)
-    queue(session, settings, to=game.gm_address, subject=f"{game.name} {processed.phase} chart", body=body,
-          kind="chart", now=now, game_id=game.id, attachments=everything)
+        with writing_to(session, settings, player.address, game):
+            body = render("payola/results", game=game, view=view, next_phase=processed.next_phase,
+                          winner=processed.winner, deadline=game.deadline, web_url=page, votes=votes,
+                          notes=processed.closing.notes, **common(current()))
+            queue(session, settings, to=player.address, subject=subject, body=body, kind="results", now=now,
+                  game_id=game.id, attachments=attached, opens=power if processed.next_phase else None)
+    for language, readers in _by_language(session, settings, game, observers(session, game)).items():
+        with reading(language):  # one text for all of them who read one language
+            body = render("payola/results", game=game, view=public, next_phase=processed.next_phase,
+                          winner=processed.winner, deadline=game.deadline, web_url=page,
+                          notes=processed.closing.notes, **common(language))
+            for observer in readers:
+                queue(session, settings, to=observer, subject=subject, body=body, kind="results", now=now,
+                      game_id=game.id, attachments=[] if blind else everything)
+    with writing_to(session, settings, game.gm_address, game):
+        body = render("payola/chart", game=game, processed=processed, accounts=accounts, balances=money,
+                      deadline=game.deadline, worded=views.Action)
+        queue(session, settings, to=game.gm_address, subject=f"{game.name} {processed.phase} chart", body=body,
+              kind="chart", now=now, game_id=game.id, attachments=everything)
 
 
 def _draw_votes(session: Session, game: Game) -> str | None:

@@ -23,15 +23,38 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from judge.language import gettext as _
 from judge.wording import power_title
 
 
 @dataclass(frozen=True)
 class Seat:
-    """A player's power and why they got it, for the start mail."""
+    """A player's power and why they got it, for the start mail: ``wish`` the powers asked for, ``turn``
+    the player's place in the draw of ``drawn`` (0: drawn by lot among the powers left)."""
 
     power: str
-    why: str
+    wish: tuple[str, ...] = ()
+    turn: int = 0
+    drawn: int = 0
+
+    @property
+    def why(self) -> str:
+        """Why the player got their power, in the reader's language."""
+        if not self.turn:
+            if not self.wish:
+                return _("you asked for no power, so yours was drawn by lot among the powers left")
+            if len(self.wish) == 1:
+                return _("you asked for {power}, but it was taken by a player drawn before you, so yours was drawn "
+                         "by lot among the powers left", power=power_title(self.wish[0]))
+            return _("you preferred {powers}, but every one was taken by players drawn before you, so yours was "
+                     "drawn by lot among the powers left", powers=_names(self.wish))
+        place = self.wish.index(self.power)
+        if place == 0:
+            if len(self.wish) == 1:
+                return _("you asked for {power}", power=power_title(self.wish[0]))
+            return _("your first choice; the draw placed you {turn} of {drawn}", turn=self.turn, drawn=self.drawn)
+        return _("your choice {place}: {taken} went to players the draw placed before you (you were {turn} of "
+                 "{drawn})", place=place + 1, taken=_names(self.wish[:place]), turn=self.turn, drawn=self.drawn)
 
 
 def assign(powers: Sequence[str], wishes: Sequence[Sequence[str]], seed: int) -> list[Seat]:
@@ -48,26 +71,13 @@ def assign(powers: Sequence[str], wishes: Sequence[Sequence[str]], seed: int) ->
         if power is None:
             continue
         free.remove(power)
-        seats[index] = Seat(power, _why(wish, power, turn, len(wishing)))
+        seats[index] = Seat(power, tuple(wish), turn, len(wishing))
     rng.shuffle(free)
     for index, wish in enumerate(wishes):
         if index not in seats:
-            why = ("you asked for no power, so yours was drawn by lot among the powers left" if not wish else
-                   f"{_asked(wish)}, but every one was taken by players drawn before you, so yours was drawn by lot "
-                   "among the powers left")
-            seats[index] = Seat(free.pop(), why)
+            seats[index] = Seat(free.pop(), tuple(wish))
     return [seats[index] for index in range(len(wishes))]
 
 
-def _asked(wish: Sequence[str]) -> str:
-    return (f"you asked for {power_title(wish[0])}" if len(wish) == 1
-            else f"you preferred {', '.join(power_title(p) for p in wish)}")
-
-
-def _why(wish: Sequence[str], power: str, turn: int, drawn: int) -> str:
-    place = wish.index(power)
-    if place == 0:
-        return f"{_asked(wish)}" if len(wish) == 1 else f"your first choice; the draw placed you {turn} of {drawn}"
-    taken = ", ".join(power_title(p) for p in wish[:place])
-    return (f"your choice {place + 1}: {taken} went to players the draw placed before you (you were {turn} of "
-            f"{drawn})")
+def _names(powers: Sequence[str]) -> str:
+    return ", ".join(power_title(p) for p in powers)

@@ -39,6 +39,8 @@ from judge.engine.position import Position
 from judge.games.payola import lifecycle, views
 from judge.games.payola.lifecycle import free_home_centers
 from judge.games.payola.store import LedgerRow, seat_of, votes_of
+from judge.language import gettext as _
+from judge.language import ngettext
 from judge.payola.blind import in_the_dark
 from judge.payola.offers import Offer, OfferKind, SheetError, parse_sheet
 from judge.wording import power_title
@@ -74,7 +76,7 @@ def store_sheet(talk: Turn) -> bool | None:
         return None
     seat = talk.seats(game)
     dummies = {p for p in position.game_map.powers if not api.is_played(seat.get(p))}
-    text = "\n".join(t for _, t in lines)
+    text = "\n".join(t for _at, t in lines)
     options = lifecycle.options_of(game)
     seen = _seen(talk, power) if options.blind else None
     sheet, errors = parse_sheet(text, position, power, options, dummies, seen=seen)
@@ -92,11 +94,13 @@ def store_sheet(talk: Turn) -> bool | None:
     if not options.loyal_units:  # ruling 15: a sheet without an offer is kept, but is not a submission
         _mark_no_offer(talk, str(position.phase), power, count)
     if not count and not options.loyal_units:
-        talk.note(last, [f"offer sheet kept, with no offer: savings {sheet.savings} AgP; it replaces any earlier "
-                         "sheet for this phase", NO_OFFER_WARNING])
+        talk.note(last, [_("offer sheet kept, with no offer: savings {savings} AgP; it replaces any earlier sheet for "
+                           "this phase", savings=sheet.savings), no_offer_warning()])
         return True
-    talk.note(last, [f"offer sheet accepted: {counted(count, 'offer')}, savings {sheet.savings} AgP; "
-                     "it replaces any earlier sheet for this phase"])
+    talk.note(last, [ngettext("offer sheet accepted: {count} offer, savings {savings} AgP; it replaces any earlier "
+                              "sheet for this phase",
+                              "offer sheet accepted: {count} offers, savings {savings} AgP; it replaces any earlier "
+                              "sheet for this phase", count, savings=sheet.savings)])
     _warn_savings(talk, last, power, sheet.savings)
     return True
 
@@ -105,12 +109,12 @@ def _refuse_sheet(talk: Turn, lines: Sequence[tuple[int, str]], errors: Sequence
                   power: str) -> None:
     """A sheet with a bad line is read as a whole and not applied (rule 3): each bad line
     answered with its first error, the others as not applied, and what sheet stands now."""
-    for number, (index, _) in enumerate(lines, 1):
+    for number, (index, _text) in enumerate(lines, 1):
         found = [e for e in errors if e.line == number]
         if found:
             talk.mark(index, "error", found[0].error, code="BAD_OFFER")
         else:
-            talk.mark(index, "ignored", "not applied: the sheet has errors (see below)", code="SHEET_REFUSED")
+            talk.mark(index, "ignored", _("not applied: the sheet has errors (see below)"), code="SHEET_REFUSED")
     talk.note(lines[-1][0], [rejected(talk, "sheet", len(errors), phase, power)])
 
 
@@ -132,9 +136,9 @@ def _warn_savings(talk: Turn, last: int, power: str, savings: int) -> None:
     game = talk.game
     assert game is not None
     if savings and savings > (balance := lifecycle.balances(talk.session, game)[power]):
-        talk.note(last, [f"WARNING: you ask to save {savings} AgP but your balance is {balance} AgP: "
-                         "you will spend nothing this phase, and your offers will be reduced as far as "
-                         "that needs (rule 3.4)"])
+        talk.note(last, [_("WARNING: you ask to save {savings} AgP but your balance is {balance} AgP: you will spend "
+                           "nothing this phase, and your offers will be reduced as far as that needs (rule 3.4)",
+                           savings=savings, balance=balance)])
 
 
 def store_orders(talk: Turn) -> bool:
@@ -162,11 +166,12 @@ def store_orders(talk: Turn) -> bool:
         _refuse_orders(talk, lines, str(position.phase), power)
         return False
     if not kept:
-        talk.note(last, [f"no order was kept; {standing(talk, 'orders', str(position.phase), power)}"])
+        talk.note(last, [_("no order was kept; {standing}", standing=standing(talk, "orders", str(position.phase),
+                                                                               power))])
         return False
-    text = "\n".join(t for _, t in kept)
+    text = "\n".join(t for _at, t in kept)
     api.submit(talk.session, game, str(position.phase), power, "orders", text,
-                {"orders": [talk.message(i) for i, _ in kept]}, talk.now, talk.accepted)
+                {"orders": [talk.message(i) for i, _text in kept]}, talk.now, talk.accepted)
     return True
 
 
@@ -206,10 +211,10 @@ def _read_orders(talk: Turn, lines: Sequence[tuple[int, str]], position: Positio
 def _refuse_orders(talk: Turn, lines: Sequence[tuple[int, str]], phase: str, power: str) -> None:
     """Orders with a bad one are not applied: each good line answered as not applied, and what
     orders stand now."""
-    for index, _ in lines:
+    for index, _text in lines:
         if talk.outcome(index) == "ok":
-            talk.mark(index, "ignored", "not applied: some orders have errors (see below)", code="ORDERS_REFUSED")
-    count = sum(talk.outcome(index) == "error" for index, _ in lines)
+            talk.mark(index, "ignored", _("not applied: some orders have errors (see below)"), code="ORDERS_REFUSED")
+    count = sum(talk.outcome(index) == "error" for index, _text in lines)
     talk.note(lines[-1][0], [rejected(talk, "orders", count, phase, power)])
 
 
@@ -224,9 +229,12 @@ def keep_rejection(talk: Turn, sheet: bool | None, orders: bool) -> None:
     if sheet is False:
         api.submit(talk.session, game, game.phase, power, "rejected", "sheet", {}, talk.now, talk.accepted)
         talk.note(talk.block("sheet")[-1][0], [
-            "your offer sheet was rejected" + (", though your orders were taken" if orders else "") +
-            ": the phase waits for you as for a power that has not submitted, until you send your offers "
-            "again without errors (or your orders alone, to make no offers) or until its deadline"])
+            _("your offer sheet was rejected, though your orders were taken: the phase waits for you as for a power "
+              "that has not submitted, until you send your offers again without errors (or your orders alone, to "
+              "make no offers) or until its deadline") if orders else
+            _("your offer sheet was rejected: the phase waits for you as for a power that has not submitted, until "
+              "you send your offers again without errors (or your orders alone, to make no offers) or until its "
+              "deadline")])
     elif sheet or orders:
         pending = api.latest_submission(talk.session, game, game.phase, power, "rejected")
         if pending is not None and pending.text:
@@ -237,7 +245,12 @@ def rejected(talk: Turn, kind: str, errors: int, phase: str, power: str) -> str:
     """The line that sums up a rejected sheet (``kind`` "sheet") or orders ("orders"): how many
     errors, and what stands for the phase now (`standing`).  Never "your previous sheet stays"
     when there is none (issue 23.12)."""
-    return f"{kind} REJECTED ({errors} error{'s' if errors != 1 else ''}); {standing(talk, kind, phase, power)}"
+    now = standing(talk, kind, phase, power)
+    if kind == "sheet":
+        return ngettext("sheet REJECTED ({count} error); {standing}", "sheet REJECTED ({count} errors); {standing}",
+                        errors, standing=now)
+    return ngettext("orders REJECTED ({count} error); {standing}", "orders REJECTED ({count} errors); {standing}",
+                    errors, standing=now)
 
 
 def standing(talk: Turn, kind: str, phase: str, power: str) -> str:
@@ -245,11 +258,14 @@ def standing(talk: Turn, kind: str, phase: str, power: str) -> str:
     none, or the earlier ones, by when the mail that set them was accepted."""
     assert talk.game is not None
     row = api.latest_submission(talk.session, talk.game, phase, power, kind)
+    if row is None or not row.text:
+        if kind == "sheet":
+            return _("your sheet for {phase} is now: none", phase=phase)
+        return _("your orders for {phase} are now: none", phase=phase)
+    at = when(row.accepted_at or row.created_at)
     if kind == "sheet":
-        return f"your sheet for {phase} is now: " + (
-            "none" if row is None or not row.text else f"the one of {when(row.accepted_at or row.created_at)}")
-    return f"your orders for {phase} are now: " + (
-        "none" if row is None or not row.text else f"the ones of {when(row.accepted_at or row.created_at)}")
+        return _("your sheet for {phase} is now: the one of {when}", phase=phase, when=at)
+    return _("your orders for {phase} are now: the ones of {when}", phase=phase, when=at)
 
 
 def set_by_mail_at(talk: Turn, phase: str, power: str, *kinds: str) -> datetime | None:
@@ -273,9 +289,9 @@ def check_together(position: Position, power: str, orders: list[tuple[int, Order
             continue
         province = order.unit.province
         if province in first:
-            errors[index] = (f"{order.unit} already has an order in this mail ({first[province]}): "
-                             "give one order per unit" if not isinstance(order, Build)
-                             else f"a second build in {province}: one unit per province")
+            errors[index] = (_("{unit} already has an order in this mail ({order}): give one order per unit",
+                               unit=order.unit, order=first[province]) if not isinstance(order, Build)
+                             else _("a second build in {area}: one unit per province", area=province))
         else:
             first[province] = order
     kind = position.phase.kind
@@ -286,27 +302,32 @@ def check_together(position: Position, power: str, orders: list[tuple[int, Order
                 targets.setdefault(order.destination.province, []).append(str(order.unit))
         for province, units in sorted(targets.items()):
             if len(units) > 1:
-                warnings.append(f"{' and '.join(units)} all retreat to {province}: they will bounce and be disbanded")
+                warnings.append(_("{units} all retreat to {area}: they will bounce and be disbanded",
+                                  units=", ".join(units), area=province))
         for province, d in sorted(position.dislodged.items()):
             if d.power == power and province not in first and retreat_options(position, province):
-                warnings.append(f"no order for {d.unit}: it will be disbanded")
+                warnings.append(_("no order for {unit}: it will be disbanded", unit=d.unit))
     elif kind is PhaseKind.ADJUSTMENT:
         due = adjustment_count(position, power)
-        given = [o for _, o in orders if isinstance(o, Build | Waive | Remove | Disband)]
+        given = [o for _at, o in orders if isinstance(o, Build | Waive | Remove | Disband)]
         if due > 0:
             may = min(due, len(free_home_centers(position, power)))
             if len(given) > may:
-                warnings.append(f"you may build {may}: the orders after the first {may} will fail")
+                warnings.append(_("you may build {may}: the orders after the first {may} will fail", may=may))
             elif len(given) < may:
-                warnings.append(f"you may build {may} and ordered {len(given)}: the rest will be waived")
+                warnings.append(_("you may build {may} and ordered {given}: the rest will be waived", may=may,
+                                  given=len(given)))
         elif due < 0:
             if len(given) > -due:
-                warnings.append(f"{counted(-due, 'removal')} {'is' if due == -1 else 'are'} due: the orders after the "
-                                f"first {-due} will fail")
+                warnings.append(ngettext("{count} removal is due: the orders after the first {count} will fail",
+                                         "{count} removals are due: the orders after the first {count} will fail",
+                                         -due))
             elif len(given) < -due:
-                warnings.append(f"{counted(-due, 'removal')} {'is' if due == -1 else 'are'} due and you ordered "
-                                f"{len(given)}: the judge will remove "
-                                "the rest by the civil-disorder rules (the units farthest from your centers)")
+                warnings.append(ngettext("{count} removal is due and you ordered {given}: the judge will remove the "
+                                         "rest by the civil-disorder rules (the units farthest from your centers)",
+                                         "{count} removals are due and you ordered {given}: the judge will remove "
+                                         "the rest by the civil-disorder rules (the units farthest from your "
+                                         "centers)", -due, given=len(given)))
     return errors, warnings
 
 
@@ -318,18 +339,20 @@ def status_lines(talk: Turn) -> list[str]:
     orders = api.latest_submission(talk.session, game, game.phase or "", power, "orders")
     player = talk.player
     kept = seat_of(talk.session, player) if player is not None else None
-    lines = [f"your balance: {balance} AgP",
-             f"your acceptance list: {(kept and kept.acceptance) or 'the default (own first, then ?)'}"]
+    lines = [_("your balance: {balance} AgP", balance=balance),
+             _("your acceptance list: {acceptance}", acceptance=kept.acceptance) if kept and kept.acceptance else
+             _("your acceptance list: the default (own first, then ?)")]
     if lifecycle.options_of(game).loyal_units and (game.phase or "").endswith("M"):
         lines.extend(_loyal_status(talk, sheet, orders))
     else:
         current = sheet.text if sheet and sheet.text else (orders.text if orders and orders.text else "")
-        lines.append("your current sheet/orders:" if current else "no sheet or orders yet for this phase")
+        lines.append(_("your current sheet/orders:") if current else _("no sheet or orders yet for this phase"))
         lines.extend(f"  {line}" for line in current.splitlines())
         if current and api.latest_texts(talk.session, game, game.phase or "").get((power, lifecycle.NO_OFFER)):
-            lines.append("your sheet makes no offer: you have not submitted (rule 3.3 asks for at least one offer)")
+            lines.append(_("your sheet makes no offer: you have not submitted (rule 3.3 asks for at least one offer)"))
     if game.state in RUNNING and kept is not None:
-        lines.append(f"your vote (secret): {vote_words(kept.vote)}")
+        lines.append(_("your vote (secret): {vote}", vote=vote_words(kept.vote)) if kept.vote else
+                     _("your vote (secret): none"))
     lines.extend(absence_lines(talk.session, game, talk.now.date(), power))
     position = active_position(talk)
     if position is not None:
@@ -389,9 +412,9 @@ def master_status_lines(talk: Turn) -> list[str]:
 def vote_words(vote: str | None) -> str:
     """A power's vote (`store.PayolaSeat.vote`) in words."""
     if vote == "DRAW":
-        return "for a draw including all survivors"
+        return _("for a draw including all survivors")
     if vote and vote.startswith("CONCEDE:"):
-        return f"to concede the game to {power_title(vote.partition(':')[2])}"
+        return _("to concede the game to {power}", power=power_title(vote.partition(":")[2]))
     return "none"
 
 
@@ -400,22 +423,24 @@ def _loyal_status(talk: Turn, sheet: Submission | None, orders: Submission | Non
     sheet (bribes to dummies' units) apart, and whether a rejected sheet keeps the phase waiting."""
     game, power = talk.game, talk.seat
     assert game is not None and power is not None
-    lines = ["your orders:" if orders and orders.text else "no orders yet for this phase (your units hold without)"]
+    lines = [_("your orders:") if orders and orders.text else
+             _("no orders yet for this phase (your units hold without)")]
     lines.extend(f"  {line}" for line in (orders.text if orders else "").splitlines())
     if sheet and sheet.text:
-        lines.append("your offer sheet (bribes to the dummies' units):")
+        lines.append(_("your offer sheet (bribes to the dummies' units):"))
         lines.extend(f"  {line}" for line in sheet.text.splitlines())
     rejected = api.latest_submission(talk.session, game, game.phase or "", power, "rejected")
     if rejected is not None and rejected.text:
-        lines.append("your last offer sheet was rejected: the phase waits for you until you send your offers "
-                     "again without errors, or your orders alone")
+        lines.append(_("your last offer sheet was rejected: the phase waits for you until you send your offers "
+                       "again without errors, or your orders alone"))
     return lines
 
 
-NO_OFFER_WARNING = ("WARNING: a sheet needs at least one offer (rule 3.3): what this one says stands, but you "
-                    "have not submitted, so the phase does not end early for you, and unless you send offers your "
-                    "units hold on their own zero HOLD offers (rule 3.3)")
-"""The answer to a sheet with savings (or comments) but no offer (ruling 15)."""
+def no_offer_warning() -> str:
+    """The answer to a sheet with savings (or comments) but no offer (ruling 15)."""
+    return _("WARNING: a sheet needs at least one offer (rule 3.3): what this one says stands, but you have not "
+             "submitted, so the phase does not end early for you, and unless you send offers your units hold on "
+             "their own zero HOLD offers (rule 3.3)")
 
 UNSEEN = ("names a unit that is not on the board as you see it (Tin Cup, rule 6.3): never answered; it counts if "
           "that unit is there and the offer is valid for it, and is ignored otherwise")

@@ -19,6 +19,7 @@ The game master, and everyone once the game has ended, get the whole report.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Any
 
@@ -28,6 +29,8 @@ from judge.engine.map import GameMap, available_maps, load_map
 from judge.engine.notation import order_result_to_data
 from judge.engine.orders import Build, Disband, OrderSyntaxError, PhaseKind, Remove, Retreat, Waive, parse_order
 from judge.engine.position import Position
+from judge.language import gettext as _
+from judge.language import ngettext
 from judge.payola.blind import Sight
 from judge.payola.choices import unit_choices
 from judge.payola.options import IncomeScheme, Options
@@ -37,8 +40,8 @@ from judge.wording import power_title
 def board_summary(board: GameMap) -> str:
     """A board as HELP and LIST name it: ``Modern: 10 powers, 64 centers, 33 to win, from S1995M``."""
     first = Position.initial(board).phase
-    return (f"{board.title}: {len(board.powers)} powers, {len(board.supply_centers)} centers, "
-            f"{board.victory_centers} to win, from {first}")
+    return _("{board}: {powers} powers, {centers} centers, {win} to win, from {phase}", board=board.title,
+             powers=len(board.powers), centers=len(board.supply_centers), win=board.victory_centers, phase=first)
 
 
 def boards() -> list[tuple[str, str, list[str]]]:
@@ -156,7 +159,7 @@ def _retreat_actions(before: Position, results: Sequence[Mapping[str, Any]], suc
                      seen: Position | None) -> list[tuple[str, str]]:
     """A retreat phase's automatic actions: each dislodged unit that did not retreat was
     disbanded, with why (bounced, barred by a standoff, cornered, or not ordered)."""
-    moved = {o.unit.province for _, o in succeeded if isinstance(o, Retreat | Disband)}
+    moved = {o.unit.province for _who, o in succeeded if isinstance(o, Retreat | Disband)}
     bounced = {o.unit.province: o for r in results if r.get("result") == "fails"
                for o in [_order(before, r)] if isinstance(o, Retreat)}
     barred = {o.unit.province: o for r in results if r.get("result") == "invalid"  # taken unseen: Tin Cup
@@ -213,17 +216,123 @@ def _order(position: Position, result: Mapping[str, Any]) -> Any:
 
 def account(rows: Iterable[tuple[str, int, str]]) -> list[dict[str, Any]]:
     """A power's balance changes, each as ``amount`` and what it was (rule 2.5), from ledger
-    rows given as (kind, amount, note)."""
-    words = {"income": "income", "transfer": "transfer", "payment": "paid", "refund": "refund",
-             "forfeit": "forfeited", "zerosum": "zero sum", "void": "initial funds"}
+    rows given as (kind, amount, note); ``what`` is worded when the mail is written, in its reader's
+    language (`Worded`)."""
+    return [{"amount": amount, "what": Worded(kind, note)} for kind, amount, note in rows if amount]
 
-    def what(kind: str, note: str) -> str:
-        if kind == "transfer":  # kept as "to FRANCE", "from UNITED_STATES": written as players read a power
-            direction, _, power = note.partition(" ")
-            note = f"{direction} {power_title(power)}"
-        return f"{words.get(kind, kind)}: {note}" if note else words.get(kind, kind)
 
-    return [{"amount": amount, "what": what(kind, note)} for kind, amount, note in rows if amount]
+_POWER = r"([A-Z][A-Za-z .'-]*?)"
+_ACTIONS: list[tuple[re.Pattern[str], Any]] = [
+    (re.compile(_POWER + r" sent no orders: each of its units held"),
+     lambda m: _("{power} sent no orders: each of its units held", power=m[1])),
+    (re.compile(_POWER + r" sent no order for ([^:]+): it held"),
+     lambda m: _("{power} sent no order for {unit}: it held", power=m[1], unit=m[2])),
+    (re.compile(_POWER + r" sent no order for ([^:]+): they held"),
+     lambda m: _("{power} sent no order for {units}: they held", power=m[1], units=m[2])),
+    (re.compile(_POWER + r" sent no offer sheet: each of its units was offered a zero HOLD by its own power "
+                r"\(rule 3\.3\)"),
+     lambda m: _("{power} sent no offer sheet: each of its units was offered a zero HOLD by its own power "
+                 "(rule 3.3)", power=m[1])),
+    (re.compile(_POWER + r" ([AF] \S+) was disbanded: its retreat to (\S+) bounced"),
+     lambda m: _("{power} {unit} was disbanded: its retreat to {area} bounced", power=m[1], unit=m[2], area=m[3])),
+    (re.compile(_POWER + r" ([AF] \S+) was disbanded: its retreat to (\S+) failed: a standoff there barred it"),
+     lambda m: _("{power} {unit} was disbanded: its retreat to {area} failed: a standoff there barred it",
+                 power=m[1], unit=m[2], area=m[3])),
+    (re.compile(_POWER + r" ([AF] \S+) was disbanded: it had nowhere to retreat to"),
+     lambda m: _("{power} {unit} was disbanded: it had nowhere to retreat to", power=m[1], unit=m[2])),
+    (re.compile(_POWER + r" ([AF] \S+) was disbanded: no retreat was ordered for it"),
+     lambda m: _("{power} {unit} was disbanded: no retreat was ordered for it", power=m[1], unit=m[2])),
+    (re.compile(_POWER + r" did not use (\d+) builds?: waived \(it had no free home center\)"),
+     lambda m: ngettext("{power} did not use {count} build: waived (it had no free home center)",
+                        "{power} did not use {count} builds: waived (it had no free home center)", int(m[2]),
+                        power=m[1])),
+    (re.compile(_POWER + r" did not use (\d+) builds?: waived \(they were not ordered\)"),
+     lambda m: ngettext("{power} did not use {count} build: waived (it was not ordered)",
+                        "{power} did not use {count} builds: waived (they were not ordered)", int(m[2]),
+                        power=m[1])),
+    (re.compile(_POWER + r" ([AF] \S+) was removed in civil disorder: too few removals were ordered"),
+     lambda m: _("{power} {unit} was removed in civil disorder: too few removals were ordered", power=m[1],
+                 unit=m[2])),
+]
+
+
+class Action:
+    """One thing the judge did by itself in a phase (`automatic_actions`), worded in the language being
+    written when it is shown: the report keeps its sentence in English, and a mail made for several
+    readers words it for each; a sentence the judge does not know is shown as it was kept."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str) -> None:
+        self.text = str(text)
+
+    def __str__(self) -> str:
+        for pattern, word in _ACTIONS:
+            if found := pattern.fullmatch(self.text):
+                return str(word(found))
+        return self.text
+
+    def __repr__(self) -> str:
+        return f"Action({self.text!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return str(self) == other if isinstance(other, str) else NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+class Worded:
+    """What a ledger entry was, worded in the language being written when it is shown: the ledger keeps
+    its kind and its note (in English, as the treasury wrote it), and a mail made for several readers
+    words it for each."""
+
+    __slots__ = ("kind", "note")
+
+    def __init__(self, kind: str, note: str) -> None:
+        self.kind, self.note = kind, note
+
+    def __str__(self) -> str:
+        kinds = {"income": _("income"), "transfer": _("transfer"), "payment": _("paid"), "refund": _("refund"),
+                 "forfeit": _("forfeited"), "zerosum": _("zero sum"), "void": _("initial funds")}
+        kind = kinds.get(self.kind, self.kind)
+        return _("{kind}: {note}", kind=kind, note=_ledger_note(self.kind, self.note)) if self.note else kind
+
+    def __repr__(self) -> str:
+        return f"Worded({self.kind!r}, {self.note!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return str(self) == other if isinstance(other, str) else NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+def _ledger_note(kind: str, note: str) -> str:
+    """A ledger entry's note (`judge.payola.treasury`, the payments) in the reader's language; one the
+    judge does not know is shown as it was kept."""
+    if kind == "transfer":  # kept as "to FRANCE", "from UNITED_STATES": written as players read a power
+        direction, _space, power = note.partition(" ")
+        if direction == "to":
+            return _("to {power}", power=power_title(power))
+        if direction == "from":
+            return _("from {power}", power=power_title(power))
+        return f"{direction} {power_title(power)}"
+    if found := re.fullmatch(r"(\d+) supply centers?", note):
+        return ngettext("{count} supply center", "{count} supply centers", int(found[1]))
+    if found := re.fullmatch(r"(\d+) units? and no supply center", note):
+        return ngettext("{count} unit and no supply center", "{count} units and no supply center", int(found[1]))
+    if found := re.fullmatch(r"bribes accepted in (\S+)", note):
+        return _("bribes accepted in {phase}", phase=found[1])
+    if found := re.fullmatch(r"first capture of (\S+)", note):
+        return _("first capture of {center}", center=found[1])
+    if found := re.fullmatch(r"(\S+) lost to (\S+)", note):
+        return _("{center} lost to {power}", center=found[1], power=found[2])
+    if found := re.fullmatch(r"(\S+) lost", note):
+        return _("{center} lost", center=found[1])
+    if found := re.fullmatch(r"(\S+) taken from (\S+)", note):
+        return _("{center} taken from {power}", center=found[1], power=found[2])
+    fixed = {"resigned while eliminated": _("resigned while eliminated"),
+             "bribes paid to its units this year": _("bribes paid to its units this year")}
+    return fixed.get(note, note)
 
 
 def results_view(report: Mapping[str, Any], power: str | None, statement: Mapping[str, Any] | None,
@@ -233,7 +342,7 @@ def results_view(report: Mapping[str, Any], power: str | None, statement: Mappin
     return {
         "phase": report["phase"],
         "results": report["results"],
-        "automatic": report["automatic"],
+        "automatic": [Action(text) for text in report["automatic"]],
         "board": report["board"],
         "blind": False,
         "power": power,
@@ -258,7 +367,7 @@ def blind_results_view(report: Mapping[str, Any], sight: Sight | None, actions: 
     return {
         **results_view(report, sight.power, statement, account_lines, balance),
         "results": told,
-        "automatic": [text for who, text in actions if who == sight.power],
+        "automatic": [Action(text) for who, text in actions if who == sight.power],
         "board": board(sight.after, sight.power, sight.view),
         "blind": True,
     }
@@ -344,22 +453,22 @@ def form_parts(position: Position, power: str, balance: int, acceptance: str | N
 def _movement_form(position: Position, power: str, balance: int, acceptance: str | None,
                    options: Options) -> tuple[list[str], list[str]]:
     loyal = options.loyal_units
-    notes = [f"Treasury: {balance} AgP."]
+    notes = [_("Treasury: {balance} AgP.", balance=balance)]
     if loyal:
-        notes.append("Your own units obey your orders (LOYAL_UNITS): replace the _ of a unit's line with its "
-                     "order, as listed here.")
+        notes.append(_("Your own units obey your orders (LOYAL_UNITS): replace the _ of a unit's line with its "
+                       "order, as listed here."))
     else:
-        notes.append("Each line is an offer: replace its _ with the amount, and the order with another from "
-                     "the list if you like. You may offer on any unit, not only your own.")
+        notes.append(_("Each line is an offer: replace its _ with the amount, and the order with another from "
+                       "the list if you like. You may offer on any unit, not only your own."))
     units, listed = unit_choices(position, power, note_list)
     notes.extend(listed)
     lines = [f"{unit} _" if loyal else f"_ : {unit} H" for unit in units]
     own = position.game_map.powers[power].letter
-    notes.append(f"Acceptance list: {acceptance or own + '?'}. To change it, replace the "
-                 "_ of the ACCEPT line with the new list.")
+    notes.append(_("Acceptance list: {acceptance}. To change it, replace the _ of the ACCEPT line with the new "
+                   "list.", acceptance=acceptance or own + "?"))
     lines.append("ACCEPT _")
     if not options.classic:
-        notes.append("Savings: replace the _ of the line ending with $ with the amount to save, if any.")
+        notes.append(_("Savings: replace the _ of the line ending with $ with the amount to save, if any."))
         lines.append("_ $")
     return notes, lines
 
@@ -368,7 +477,7 @@ def _retreat_form(position: Position, power: str) -> tuple[list[str], list[str]]
     units = sorted((d.unit for d in position.dislodged.values() if d.power == power), key=str)
     if not units:
         return None
-    notes = ["Each dislodged unit's line: replace its _ with its retreat, or with D to disband it."]
+    notes = [_("Each dislodged unit's line: replace its _ with its retreat, or with D to disband it.")]
     for unit in units:
         retreats = [f"- {where}" for where in retreat_options(position, unit.province)]
         notes.extend(note_list(str(unit), [*retreats, "D"]))
@@ -381,17 +490,22 @@ def _adjustment_form(position: Position, power: str) -> tuple[list[str], list[st
         builds = [str(order).removeprefix("BUILD ") for order in legal_builds(position, power)
                   if isinstance(order, Build)]
         if not builds:
-            return ([f"You may build {counted(count, 'unit')}, but every centre where you may build is "
-                     "occupied."], [])
-        notes = [f"You may build {counted(count, 'unit')}: replace the _ of a BUILD line with the unit to "
-                 "build, or leave it as it is to waive it."]
-        notes.extend(note_list("Builds", builds))
+            return ([ngettext("You may build {count} unit, but every centre where you may build is occupied.",
+                              "You may build {count} units, but every centre where you may build is occupied.",
+                              count)], [])
+        notes = [ngettext("You may build {count} unit: replace the _ of a BUILD line with the unit to build, or "
+                          "leave it as it is to waive it.",
+                          "You may build {count} units: replace the _ of a BUILD line with the unit to build, or "
+                          "leave it as it is to waive it.", count)]
+        notes.extend(note_list(_("Builds"), builds))
         return notes, ["BUILD _"] * min(count, len(builds))
     if count < 0:
         units = [str(placed.unit) for placed in sorted(position.units_of(power), key=lambda placed: str(placed.unit))]
-        notes = [f"You must remove {counted(-count, 'unit')}: replace the _ of each REMOVE line with one of "
-                 "your units, or the judge removes the ones farthest from home."]
-        notes.extend(note_list("Units", units))
+        notes = [ngettext("You must remove {count} unit: replace the _ of each REMOVE line with one of your "
+                          "units, or the judge removes the ones farthest from home.",
+                          "You must remove {count} units: replace the _ of each REMOVE line with one of your "
+                          "units, or the judge removes the ones farthest from home.", -count)]
+        notes.extend(note_list(_("Units"), units))
         return notes, ["REMOVE _"] * -count
     return None
 

@@ -70,7 +70,7 @@ class _Warnings:
 
 def test_an_italian_investor_reads_their_results_in_italian_with_the_english_figures(
         judge: Judge, played: dict[str, tuple[list[Sent], list[Sent]]]) -> None:
-    mail, english = mails_to(judge, "ITA", "mixed W1900X results"), mails_to(judge, "ANN", "english W1900X results")
+    mail, english = mails_to(judge, "ITA", "mixed W1900X risultati"), mails_to(judge, "ANN", "english W1900X results")
     assert "Game english: W1900X has been processed; S1901M opens." in english.body
     assert "Partita mixed: W1900X è stata elaborata; si apre S1901M." in mail.body
     for said in ("Il tuo estratto conto (E39):", "Ordine degli investitori (E30): ENG, FRA, ITA",
@@ -85,7 +85,7 @@ def test_an_italian_investor_reads_their_results_in_italian_with_the_english_fig
 
 def test_a_french_investor_reads_their_results_in_french_with_the_english_figures(
         judge: Judge, played: dict[str, tuple[list[Sent], list[Sent]]]) -> None:
-    mail, english = mails_to(judge, "FRA", "mixed W1900X results"), mails_to(judge, "BOB", "english W1900X results")
+    mail, english = mails_to(judge, "FRA", "mixed W1900X résultats"), mails_to(judge, "BOB", "english W1900X results")
     for said in ("Partie mixed : W1900X a été traitée ; S1901M s'ouvre.", "Votre relevé (E39) :",
                  "solde au traitement de la phase : 60 AgP", "Date limite de S1901M :"):
         assert said in mail.body

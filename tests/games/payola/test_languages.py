@@ -1,0 +1,158 @@
+"""Payola in each reader's language (issue 72): a game of an Italian, a French and an English power,
+each mail of a phase written wholly in its reader's language, the figures the same in all three."""
+
+from __future__ import annotations
+
+import logging
+import re
+from pathlib import Path
+
+import pytest
+from sqlalchemy import select
+
+from judge.games.payola import lifecycle
+from judge.games.payola.seating import Seat
+from judge.language import reading, template_gettext
+from judge.store.models import Game
+from tests.games.payola.by_mail import play_spring
+from tests.support.harness import Judge, Sent, start_game
+from tests.support.people import ALICE, BOB, CAROL
+
+READERS = {ALICE: "it", BOB: "fr", CAROL: "en"}
+OBSERVERS = {"oit@example.org": "it", "ofr@example.org": "fr", "oen@example.org": "en"}
+ENGLISH = ("Your private statement as", "your balance:", "Orders:", "Supply centers:", "Next phase:",
+           "has started", "Your acceptance list:", "Powers, in the board's order:", "total spent:",
+           "The board for", "First phase:")
+
+
+def said(language: str, message: str, **values: object) -> str:
+    """``message`` (a template's) as a reader of ``language`` reads it."""
+    with reading(language):
+        return template_gettext(message) % values
+
+
+def _game(tmp_path: Path) -> Judge:
+    judge = Judge(tmp_path, maps=False)
+    for address, language in {**READERS, **OBSERVERS}.items():
+        if language != "en":
+            judge.send(address, f"SET LANGUAGE {language}")
+    start_game(judge, "g1", "", ((ALICE, "FRANCE"), (BOB, "GERMANY"), (CAROL, "ENGLAND")))
+    for observer in OBSERVERS:
+        judge.send(observer, "OBSERVE g1")
+    judge.new_mail()
+    return judge
+
+
+def _english_left(body: str) -> list[str]:
+    return [sentence for sentence in ENGLISH if sentence in body]
+
+
+def test_each_power_and_observer_reads_the_phases_results_in_their_language(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    judge = _game(tmp_path)
+    caplog.clear()  # the answers to SET LANGUAGE are the host's
+    with caplog.at_level(logging.WARNING):
+        play_spring(judge)  # the last sheet processes the phase
+    assert not [r for r in caplog.records if "for a reader of" in r.getMessage()]
+    results = {m.to: m for m in judge.new_mail() if m.subject == "g1 S1901M results"}
+    with judge.db.transaction() as session:
+        game = session.scalar(select(Game).where(Game.name == "g1"))
+        assert game is not None
+        money = lifecycle.balances(session, game)
+    paid = {ALICE: ("FRANCE", "France", 2, "A PAR - BUR"), BOB: ("GERMANY", "Germany", 2, "A MUN - RUH"),
+            CAROL: ("ENGLAND", "England", 1, "F LON - NTH")}
+    for address, language in READERS.items():
+        body = results[address].body
+        power, title, amount, order = paid[address]
+        assert said(language, "Game %(game)s, results of %(phase)s.", game="g1", phase="S1901M") in body
+        assert said(language, "Your private statement as %(power)s (rule 5.7; nobody else sees it):",
+                    power=title) in body
+        assert said(language, "you paid %(paid)s AgP for %(order)s", paid=amount, order=order) in body
+        assert said(language, "your balance: %(balance)s AgP", balance=money[power]) in body
+        assert said(language, "Supply centers:") in body
+        if language != "en":
+            assert _english_left(body) == [], (language, body)
+    assert "Il tuo estratto conto privato come France (regola 5.7; nessun altro lo vede):" in results[ALICE].body
+    assert "votre solde : " in results[BOB].body and "il tuo saldo: " in results[ALICE].body
+    observed = {OBSERVERS[m.to]: m.body for m in results.values() if m.to in OBSERVERS}
+    assert set(observed) == {"it", "fr", "en"}
+    figures = {language: re.findall(r"\d+", body) for language, body in observed.items()}
+    assert figures["it"] == figures["fr"] == figures["en"]  # only the words change
+    assert "Ordini:" in observed["it"] and "Ordres :" in observed["fr"] and "Orders:" in observed["en"]
+    assert _english_left(observed["it"]) == [] and _english_left(observed["fr"]) == []
+
+
+def test_the_start_mail_is_in_each_readers_language(tmp_path: Path) -> None:
+    judge = Judge(tmp_path, maps=False)
+    for address, language in READERS.items():
+        if language != "en":
+            judge.send(address, f"SET LANGUAGE {language}")
+    start_game(judge, "g1", "", ((ALICE, "FRANCE"), (BOB, "GERMANY"), (CAROL, "ENGLAND")))
+    started: dict[str, Sent] = {m.to: m for m in judge.new_mail() if m.subject == "g1 starts"}
+    assert "La partita g1 è cominciata (standard)." in started[ALICE].body
+    assert "La partie g1 a commencé (standard)." in started[BOB].body
+    assert "Game g1 has started (standard)." in started[CAROL].body
+    assert "Giochi France (hai chiesto France)." in started[ALICE].body
+    assert "Mappa: Standard: 7 potenze, 34 centri, 18 per vincere, da S1901M." in started[ALICE].body
+    assert "Votre liste d'acceptation : G? (règle 4.2 : " in started[BOB].body
+    for address in (ALICE, BOB):
+        assert _english_left(started[address].body) == [], started[address].body
+
+
+def test_a_ledger_entry_and_a_seats_reason_are_worded_when_they_are_read() -> None:
+    from judge.games.payola.views import account
+    entry = account([("income", 5, "5 supply centers"), ("transfer", -3, "to FRANCE")])
+    with reading("it"):
+        assert [str(e["what"]) for e in entry] == ["entrate: 5 centri di rifornimento", "trasferimento: a France"]
+    with reading("fr"):
+        assert str(entry[0]["what"]) == "revenu : 5 centres de ravitaillement"
+    assert str(entry[1]["what"]) == "transfer: to France"
+    seat = Seat("FRANCE", ("GERMANY", "FRANCE"), 2, 3)
+    with reading("fr"):
+        assert seat.why.startswith("votre choix n° 2 : ")
+    assert seat.why.startswith("your choice 2: ")
+
+
+def test_a_sheets_answer_and_its_errors_are_in_the_senders_language(tmp_path: Path) -> None:
+    judge = _game(tmp_path)
+    judge.send(ALICE, "SIGNON F@g1 alice-pw\n5.5 : A PAR - BUR\n2 : A MAR H")
+    judge.send(BOB, "SIGNON G@g1 bob-pw\n2 : A MUN - RUH\n9 $")
+    alice, bob = judge.last_to(ALICE).body, judge.last_to(BOB).body
+    assert "'5.5': un importo è un numero intero di AgP, 0 o più" in alice
+    assert "non applicato: il foglio ha errori (vedi sotto)" in alice
+    assert "foglio RESPINTO (1 errore); il tuo foglio per S1901M ora è: nessuno" in alice
+    assert "feuille d'offres acceptée : 1 offre, épargne 9 AgP ; elle remplace toute feuille antérieure" in bob
+    assert "whole number" not in alice and "offer sheet accepted" not in bob
+
+
+def test_summary_is_in_the_askers_language(tmp_path: Path) -> None:
+    judge = _game(tmp_path)
+    judge.send(BOB, "SIGNON G@g1 bob-pw\nSUMMARY")
+    judge.send(CAROL, "SIGNON E@g1 carol-pw\nSUMMARY")
+    bob, carol = judge.last_to(BOB).body, judge.last_to(CAROL).body
+    assert "Partie g1 (standard) : en cours, S1901M." in bob
+    assert "Centres de ravitaillement au début de chaque année :" in bob
+    assert "Game g1 (standard): active, S1901M." in carol and "Supply centers at the start of each year:" in carol
+
+
+def test_a_transfer_is_answered_and_told_each_in_its_readers_language(tmp_path: Path,
+                                                                       caplog: pytest.LogCaptureFixture) -> None:
+    judge = _game(tmp_path)
+    caplog.clear()
+    with caplog.at_level(logging.WARNING):
+        judge.send(BOB, "SIGNON G@g1 bob-pw\nTRANSFER 5 TO F")
+    assert not [r for r in caplog.records if "for a reader of" in r.getMessage()]
+    assert "5 AgP envoyés à France ; votre solde est de " in judge.last_to(BOB).body
+    told = judge.last_to(ALICE)
+    assert told.subject == "g1 transfer received"
+    assert "Partita g1: Germany ti ha mandato 5 AgP." in told.body and "sent you" not in told.body
+
+
+def test_history_answers_in_the_askers_language(tmp_path: Path) -> None:
+    judge = _game(tmp_path)
+    judge.send(BOB, "SIGNON G@g1 bob-pw\nHISTORY")
+    assert "aucune phase traitée dans cet intervalle" in judge.last_to(BOB).body
+    play_spring(judge)
+    judge.send(ALICE, "SIGNON F@g1 alice-pw\nHISTORY")
+    said = judge.last_to(ALICE).body
+    assert "Partita g1, risultati di S1901M." in said and "Ordini:" in said and "Orders:" not in said
