@@ -20,10 +20,13 @@ No measurement of Diplomacy games gave these figures (nor the draws'): they are 
 before the first run, and were not changed after it; ``--noise`` and ``--draws`` show how far the
 numbers move with them.
 
-The three rankings, each fed the games in order:
+The four rankings, each fed the games in order:
 
 - *ratings*: `judge.service.rating.rate`, ranked by the figure the judge shows (`Rating.figure`, the
   mean less three uncertainties) and, beside it, by the mean ``mu`` alone;
+- *whole history*: a prototype the judge does not use (`whole_history`): every game so far rated at
+  once, the maximum a posteriori of the same Bradley-Terry pairwise results (beta 12.5, prior mean 25
+  and sigma 25/3), ranked by the same figure; see `whole_history` for the model and the solver;
 - *Elo*: every game as all its pairwise results (1 to the better place, 1/2 to a tie, 0 to the
   worse), each player moved by K/(n-1) times the sum over the other n-1 seats of result less
   expectation, K = 32 (the usual K of chess's amateurs), from 1500, the expectations from the
@@ -57,6 +60,10 @@ the mean absolute error and mean error of the standardised rating (over the whol
 the standardised skill, for the mean and for the shown figure; the first run's whole community is the
 reference for players who play whole games.
 
+The bench also prints what `whole_history` costs over all the run's games (2,000 by default;
+``--games 10000`` for a larger community's history): a judge rating so would compute it at every
+game's end.
+
 Run: .venv/bin/python bench/ratings_bench.py [--players 200] [--games 2000] [--seats 7] [--noise 1.5]
      [--draws 0.5] [--takeover 0.2] [--seed 71]
 """
@@ -66,6 +73,7 @@ from __future__ import annotations
 import argparse
 import math
 import random
+import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
@@ -192,6 +200,113 @@ class Ratings:
         return (self.known.get(person, NEWCOMER).mu,)
 
 
+PRIOR_MU = 25.0
+PRIOR_SIGMA = 25 / 3
+SCALE = math.sqrt(2) * 12.5
+"""The whole history's prior (a newcomer's openskill rating) and the logistic scale of a pairwise result,
+``sqrt(2 beta²)`` with the judge's beta 12.5 (openskill's ``c`` without the uncertainties)."""
+TOLERANCE = 1e-6
+"""The whole history's solver stops when no mean moved more than this in a sweep."""
+
+
+def whole_history(played: Sequence[Sequence[Seat]]) -> dict[str, Rating]:
+    """Every person's rating from all of ``played`` at once: the maximum a posteriori estimate.
+
+    Theory of operation.  Every game is its 21 pairwise results (for seven seats), as the judge's
+    Bradley-Terry with full pairing reads it: seat a above seat b has likelihood ``1 / (1 + exp(-(s_a -
+    s_b) / SCALE))``, a tie the square root of both ways, where a seat's strength ``s`` is the blend of its
+    players' means by their shares of its phases; so a stand-in's mean is estimated together with the
+    first player's, which the first player's other games pin down.  A player who abandoned a seat is also,
+    for the share of the game after they left (`Share.after`), themselves alone below every other seat.
+    Each mean has a Gaussian prior (25, 25/3), so a newcomer is at 25 and the estimate is unique (the
+    log-posterior is strictly concave).  It is solved by Newton's method one person at a time (Gauss-Seidel
+    sweeps) with, after each sweep, the exact step that moves everyone by the same amount (the results are
+    blind to it and only the prior fixes it: without it the sweeps crawl).  A person's ``sigma`` is the
+    Laplace approximation's from the diagonal of the Hessian at the estimate, ``1 / sqrt(-H_kk)``: the
+    uncertainty were everyone else's mean known; the diagonal of the inverse Hessian (the true Laplace
+    marginal, somewhat larger) needs the whole matrix inverted, which plain Python cannot afford for
+    thousands of people.  The order of the games does not matter.
+    """
+    games_of: dict[str, int] = {}
+    entries: list[list[tuple[str, float]]] = []
+    pairs: list[tuple[int, int, float, float]] = []
+    for seats in played:
+        if len(seats) < 2:
+            continue
+        base = len(entries)
+        for seat in seats:
+            entries.append(weights(seat))
+            for person, _ in weights(seat):
+                games_of[person] = games_of.get(person, 0) + 1
+        pairs.extend((base + i, base + j, 1.0 if a.place < b.place else 0.5 if a.place == b.place else 0.0, 1.0)
+                     for i, a in enumerate(seats) for j, b in enumerate(seats) if i < j)
+        for at, seat in enumerate(seats):
+            for share in seat.players:
+                if share.abandoned and share.after:
+                    entries.append([(share.person, 1.0)])
+                    pairs.extend((len(entries) - 1, base + j, 0.0, share.after) for j in range(len(seats)) if j != at)
+    people = sorted(games_of)
+    index = {person: k for k, person in enumerate(people)}
+    touches: list[dict[int, float]] = [{} for _ in people]
+    for number, (a, b, _, _) in enumerate(pairs):
+        for entry, sign in ((a, 1.0), (b, -1.0)):
+            for person, weight in entries[entry]:
+                touch = touches[index[person]]
+                touch[number] = touch.get(number, 0.0) + sign * weight
+    mu = [PRIOR_MU] * len(people)
+    gap = [0.0] * len(pairs)
+    prior = PRIOR_SIGMA ** -2
+
+    def slopes(k: int) -> tuple[float, float]:
+        """The log-posterior's first derivative in person ``k``'s mean, and minus its second."""
+        first, second = -(mu[k] - PRIOR_MU) * prior, prior
+        for number, coefficient in touches[k].items():
+            _, _, result, weight = pairs[number]
+            p = 1 / (1 + math.exp(-gap[number] / SCALE))
+            first += weight * coefficient * (result - p) / SCALE
+            second += weight * coefficient ** 2 * p * (1 - p) / SCALE ** 2
+        return first, second
+
+    moved = math.inf
+    while moved > TOLERANCE:
+        moved = 0.0
+        for k in range(len(people)):
+            first, second = slopes(k)
+            step = first / second
+            mu[k] += step
+            for number, coefficient in touches[k].items():
+                gap[number] += coefficient * step
+            moved = max(moved, abs(step))
+        shift = PRIOR_MU - sum(mu) / len(mu) if mu else 0.0
+        mu = [each + shift for each in mu]
+        moved = max(moved, abs(shift))
+    return {person: Rating(mu[k], slopes(k)[1] ** -0.5, games_of[person]) for k, person in enumerate(people)}
+
+
+@dataclass
+class WholeHistory:
+    """The whole-history prototype: the games kept, all of them rated again when asked."""
+
+    played: list[Sequence[Seat]] = field(default_factory=list)
+    known: dict[str, Rating] = field(default_factory=dict)
+
+    def play(self, seats: Sequence[Seat]) -> None:
+        """The game kept; the ratings are computed at a checkpoint (`rate`)."""
+        self.played.append(seats)
+
+    def rate(self) -> None:
+        """Every game kept rated at once."""
+        self.known = whole_history(self.played)
+
+    def figure(self, person: str) -> tuple[float, ...]:
+        """What ranks ``person``: the figure the judge would show."""
+        return (self.known.get(person, NEWCOMER).figure,)
+
+    def mu(self, person: str) -> tuple[float, ...]:
+        """The mean alone."""
+        return (self.known.get(person, NEWCOMER).mu,)
+
+
 @dataclass
 class Elo:
     """A plain multi-player Elo (see the module's header): all pairwise results, K/(n-1) each."""
@@ -243,6 +358,7 @@ class Row:
     games: int
     figure: float
     mu: float
+    whole: float
     elo: float
     wins: float
 
@@ -267,7 +383,9 @@ class Run:
 
     rows: list[Row]
     groups: list[Group]
+    whole_groups: list[Group]
     solos: tuple[float, float, float]
+    cost: float
 
 
 def standardised(values: dict[str, float]) -> dict[str, float]:
@@ -277,7 +395,7 @@ def standardised(values: dict[str, float]) -> dict[str, float]:
     return {person: (value - mean) / spread for person, value in values.items()}
 
 
-def group(name: str, people: Sequence[str], world: Community, ratings: Ratings) -> Group:
+def group(name: str, people: Sequence[str], world: Community, ratings: Ratings | WholeHistory) -> Group:
     """The ``people``'s closeness to their skills, standardised over the whole community."""
     skill = standardised(world.skills)
     mu = standardised({person: ratings.mu(person)[0] for person in world.people})
@@ -295,14 +413,14 @@ def run(players: int, count: int, seats: int, noise: float, draws: float, takeov
     """The community's games rated three ways, the correlations at each checkpoint and at the end."""
     rng = random.Random(seed)
     world = community(players, rng, takeover)
-    ratings, elo, wins = Ratings(), Elo(), Wins()
+    ratings, whole, elo, wins = Ratings(), WholeHistory(), Elo(), Wins()
     skills = [(world.skills[person],) for person in world.people]
     rows: list[Row] = []
     checkpoints = [per * players for per in CHECKPOINTS]
     played = 0
     solos: dict[str, list[int]] = {person: [0, 0] for person in world.people}
     for number, game in enumerate(games(world, count, seats, noise, draws, takeover, rng), start=1):
-        for rater in (ratings, elo, wins):
+        for rater in (ratings, whole, elo, wins):
             rater.play(game)
         firsts = sum(seat.place == 1 for seat in game)
         for seat in game:
@@ -313,25 +431,28 @@ def run(players: int, count: int, seats: int, noise: float, draws: float, takeov
         if number == count or (checkpoints and played >= checkpoints[0]):
             while checkpoints and played >= checkpoints[0]:
                 checkpoints.pop(0)
+            started = time.perf_counter()
+            whole.rate()
+            cost = time.perf_counter() - started
             rows.append(Row(played / players, number, *(
                 spearman([score(person) for person in world.people], skills)
-                for score in (ratings.figure, ratings.mu, elo.score, wins.score))))
+                for score in (ratings.figure, ratings.mu, whole.figure, elo.score, wins.score))))
     by_skill = sorted(world.people, key=world.skills.__getitem__)
     tenth = max(1, players // 10)
 
     def solo_share(people: Sequence[str]) -> float:
         return sum(solos[p][0] for p in people) / (sum(solos[p][1] for p in people) or 1)
 
-    if takeover:
+    def groups(rater: Ratings | WholeHistory) -> list[Group]:
+        if not takeover:
+            return [group("everyone (whole games)", world.people, world, rater)]
         starters = [p for p in world.people if p not in world.standins]
-        groups = [group("stand-ins (substitutions alone)", sorted(world.standins), world, ratings),
-                  group("first players who resign", [p for p in starters if p not in world.abandoners],
-                        world, ratings),
-                  group("first players who abandon", sorted(world.abandoners), world, ratings)]
-    else:
-        groups = [group("everyone (whole games)", world.people, world, ratings)]
-    return Run(rows, groups, (solo_share(by_skill[-tenth:]), solo_share(by_skill[:tenth]),
-                              solo_share(world.people)))
+        return [group("stand-ins (substitutions alone)", sorted(world.standins), world, rater),
+                group("first players who resign", [p for p in starters if p not in world.abandoners], world, rater),
+                group("first players who abandon", sorted(world.abandoners), world, rater)]
+
+    return Run(rows, groups(ratings), groups(whole), (solo_share(by_skill[-tenth:]), solo_share(by_skill[:tenth]),
+                                                      solo_share(world.people)), cost)
 
 
 def report(title: str, result: Run) -> list[str]:
@@ -339,12 +460,13 @@ def report(title: str, result: Run) -> list[str]:
     top, bottom, everyone = result.solos
     lines = [title, f"  solos: the top tenth win alone {top:.1%} of their games, the bottom tenth {bottom:.1%}, "
                     f"everyone {everyone:.1%}",
-             f"  {'games a player':>14} {'games':>6} {'ratings':>8} {'(mu)':>6} {'Elo':>6} {'wins':>6} "
-             f"{'ratings/Elo':>11}"]
+             f"  {'games a player':>14} {'games':>6} {'ratings':>8} {'(mu)':>6} {'whole':>6} {'Elo':>6} {'wins':>6} "
+             f"{'ratings/Elo':>11} {'whole/Elo':>9}"]
     for row in result.rows:
         ratio = f"{row.figure / row.elo:.3f}" if row.elo else "-"
-        lines.append(f"  {row.per_player:>14.1f} {row.games:>6} {row.figure:>8.3f} {row.mu:>6.3f} {row.elo:>6.3f} "
-                     f"{row.wins:>6.3f} {ratio:>11}")
+        whole = f"{row.whole / row.elo:.3f}" if row.elo else "-"
+        lines.append(f"  {row.per_player:>14.1f} {row.games:>6} {row.figure:>8.3f} {row.mu:>6.3f} {row.whole:>6.3f} "
+                     f"{row.elo:>6.3f} {row.wins:>6.3f} {ratio:>11} {whole:>9}")
     at30 = next((row for row in result.rows if row.per_player >= CHECKPOINTS[-1]), None)
     if at30 is None:
         lines.append(f"  target: the community never reached {CHECKPOINTS[-1]} games a player")
@@ -352,11 +474,16 @@ def report(title: str, result: Run) -> list[str]:
         lines.append(f"  target after {CHECKPOINTS[-1]} games a player: ratings {at30.figure:.3f} >= {TARGET}: "
                      f"{'met' if at30.figure >= TARGET else 'NOT met'}; ahead of Elo ({at30.elo:.3f}): "
                      f"{'met' if at30.figure > at30.elo else 'NOT met'}")
-    lines.append(f"  {'at the end':<34} {'people':>6} {'games':>6} {'Spearman':>8} {'MAE mu':>7} {'bias':>6} "
+        lines.append(f"  the whole history after {CHECKPOINTS[-1]} games a player: {at30.whole:.3f} >= {TARGET}: "
+                     f"{'met' if at30.whole >= TARGET else 'NOT met'}; ahead of Elo ({at30.elo:.3f}): "
+                     f"{'met' if at30.whole > at30.elo else 'NOT met'}")
+    lines.append(f"  {'at the end':<49} {'people':>6} {'games':>6} {'Spearman':>8} {'MAE mu':>7} {'bias':>6} "
                  f"{'MAE fig':>7} {'bias':>6}")
-    for each in result.groups:
-        lines.append(f"  {each.name:<34} {each.people:>6} {each.games:>6.1f} {each.spearman:>8.3f} "
-                     f"{each.mae_mu:>7.3f} {each.bias_mu:>+6.2f} {each.mae_figure:>7.3f} {each.bias_figure:>+6.2f}")
+    for label, groups in (("ratings", result.groups), ("whole history", result.whole_groups)):
+        for each in groups:
+            lines.append(f"  {label + ': ' + each.name:<49} {each.people:>6} {each.games:>6.1f} {each.spearman:>8.3f} "
+                         f"{each.mae_mu:>7.3f} {each.bias_mu:>+6.2f} {each.mae_figure:>7.3f} {each.bias_figure:>+6.2f}")
+    lines.append(f"  the whole history of all {result.rows[-1].games} games rated at once in {result.cost:.2f} s")
     return lines
 
 

@@ -8,7 +8,7 @@ import math
 import pytest
 
 from bench import ratings_bench
-from bench.ratings_bench import Elo, Wins, mean_ranks, spearman
+from bench.ratings_bench import PRIOR_SIGMA, SCALE, Elo, Wins, mean_ranks, spearman, whole_history
 from judge.service.rating import Seat, Share
 
 
@@ -35,6 +35,45 @@ def test_elo_moves_each_seat_by_k_over_the_others_and_a_substitute_by_share() ->
     assert elo.known == pytest.approx({"x": 1500 + 16 / 3, "y": 1500 + 32 / 3, "z": 1500.0, "w": 1484.0})
 
 
+def test_the_whole_history_of_one_game_is_where_the_prior_pull_equals_the_result() -> None:
+    """Two newcomers, a above b: by symmetry a is at 25 + x and b at 25 - x, where the prior's pull
+    ``x / sigma²`` (sigma 25/3) equals the result's ``(1 - p) / c`` with ``p = 1 / (1 + exp(-2x / c))``,
+    c = sqrt(2) 12.5 = 17.678: x = 3.9284 (1 - p), 1.768 by iteration.  Each sigma is ``(1 / sigma² +
+    p (1 - p) / c²)^(-1/2)``."""
+    after = whole_history([(Seat("A", 1, (Share("a", 30),)), Seat("B", 2, (Share("b", 30),)))])
+    x = after["a"].mu - 25
+    p = 1 / (1 + math.exp(-2 * x / SCALE))
+    assert x / PRIOR_SIGMA**2 == pytest.approx((1 - p) / SCALE)
+    assert x == pytest.approx(1.768, abs=0.001) and after["b"].mu == pytest.approx(25 - x)
+    assert after["a"].sigma == pytest.approx((PRIOR_SIGMA**-2 + p * (1 - p) / SCALE**2) ** -0.5) == after["b"].sigma
+    assert after["a"].games == after["b"].games == 1
+
+
+def test_the_whole_history_keeps_a_draw_level_and_forgets_the_order_of_games() -> None:
+    """A draw of two newcomers leaves both at 25; three games give the same means in any order, which
+    a rating fed one game at a time cannot."""
+    drawn = whole_history([(Seat("A", 1, (Share("a", 30),)), Seat("B", 1, (Share("b", 30),)))])
+    assert drawn["a"].mu == pytest.approx(25.0) == drawn["b"].mu
+    played = [(Seat("A", 1, (Share("a", 30),)), Seat("B", 2, (Share("b", 30),)), Seat("C", 3, (Share("c", 30),))),
+              (Seat("A", 3, (Share("a", 30),)), Seat("B", 1, (Share("b", 30),)), Seat("D", 2, (Share("d", 30),))),
+              (Seat("C", 1, (Share("c", 30),)), Seat("D", 1, (Share("d", 30),)), Seat("A", 3, (Share("a", 30),)))]
+    forwards, backwards = whole_history(played), whole_history(played[::-1])
+    assert {person: rating.mu for person, rating in forwards.items()} == pytest.approx(
+        {person: rating.mu for person, rating in backwards.items()}, abs=1e-5)
+
+
+def test_the_whole_history_moves_a_seats_players_by_their_shares_and_an_abandoner_down() -> None:
+    """A seat of x (10 phases) and y (20) beats z: each player's pull from the prior is their share of
+    the seat's ``(1 - p) / c``, so y is twice as far above 25 as x, and the two together as far as z is
+    below.  Had x abandoned the seat, with half the game after, x would also be last for that half."""
+    shared = whole_history([(Seat("A", 1, (Share("x", 10), Share("y", 20))), Seat("B", 2, (Share("z", 30),)))])
+    assert shared["y"].mu - 25 == pytest.approx(2 * (shared["x"].mu - 25))
+    assert (shared["x"].mu - 25) + (shared["y"].mu - 25) == pytest.approx(25 - shared["z"].mu)
+    left = whole_history([(Seat("A", 1, (Share("x", 10, abandoned=True, after=0.5), Share("y", 20))),
+                           Seat("B", 2, (Share("z", 30),)))])
+    assert left["x"].mu < 25 < shared["x"].mu
+
+
 def test_the_halls_counts_go_to_who_finished_the_seat() -> None:
     """A draw of two: each finisher has drawn one and played one; the player who left has nothing."""
     wins = Wins()
@@ -55,5 +94,5 @@ def test_a_small_community_prints_its_numbers_and_the_ratings_beat_chance(capsys
         result = ratings_bench.run(30, 150, 7, 1.5, 0.5, takeover, 71)
         assert [row.per_player >= 10 for row in result.rows] == [True] * len(result.rows)
         for row in result.rows:
-            assert all(-1.0 <= value <= 1.0 for value in (row.figure, row.mu, row.elo, row.wins))
+            assert all(-1.0 <= value <= 1.0 for value in (row.figure, row.mu, row.whole, row.elo, row.wins))
         assert result.rows[-1].figure > 0.5
