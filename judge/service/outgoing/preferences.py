@@ -30,6 +30,7 @@ from contextlib import contextmanager
 from datetime import datetime
 from typing import NamedTuple, TypeVar
 
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from judge.commands.parse import MAPS_CHOICES
@@ -40,6 +41,7 @@ from judge.service.mailbox import mailbox
 from judge.store.models import AddressPreference, Game
 
 _READ = "judge_preferences"  # a session's info key: each mailbox's choices, as read in its transaction
+_GAMES_READ = "judge_game_languages"  # a session's info key: each game's language, as read in its transaction
 PNG, SVG = "image/png", "image/svg+xml"
 
 File = TypeVar("File", Attachment, Drawn, Attachment | Drawn)
@@ -85,12 +87,30 @@ def choose_form(session: Session, address: str, on: bool, now: datetime) -> None
     _keep(session, address, now, form=on)
 
 
-def language_of(session: Session, settings: Settings, address: str, game: Game | None = None) -> str:
+def language_of(session: Session, settings: Settings, address: str, game: Game | str | None = None) -> str:
     """The language the judge writes to ``address`` in: its mailbox's (SET LANGUAGE), else that of
-    ``game`` (SET GAME LANGUAGE), else the judge's ``language-default``; one the judge still writes."""
+    ``game`` (SET GAME LANGUAGE; a game's row, or its name: its settings then read once a transaction), else
+    the judge's ``language-default``; one the judge still writes."""
     chosen = _chosen(session, address).language if address else None
-    language = chosen or (game.settings.get("language") if game is not None else None) or settings.language_default
+    if chosen is None and game is not None:
+        chosen = _game_language(session, game) if isinstance(game, str) else game.settings.get("language")
+    language = chosen or settings.language_default
     return language if language in offered() else settings.language_default
+
+
+def _game_language(session: Session, name: str) -> str | None:
+    """The language the game called ``name`` chose (SET GAME LANGUAGE), read once a transaction (one column,
+    not the game's row, which the mail's sign-on reads and locks after)."""
+    read: dict[str, str | None] = session.info.setdefault(_GAMES_READ, {})
+    if name not in read:
+        kept = session.scalar(select(Game.settings).where(Game.name == name))
+        read[name] = kept.get("language") if kept else None
+    return read[name]
+
+
+def forget_game_languages(session: Session) -> None:
+    """Read the games' languages again: one was set in this transaction."""
+    session.info.pop(_GAMES_READ, None)
 
 
 @contextmanager

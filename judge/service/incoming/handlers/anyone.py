@@ -168,6 +168,7 @@ def _set_game_language(talk: Conversation, text: str, language: str | None) -> N
         return
     game.settings = {key: value for key, value in game.settings.items() if key != "language"} | (
         {"language": language} if language else {})
+    preferences.forget_game_languages(talk.session)
     chosen = called(language or talk.settings.language_default)
     talk.echo(text, "ok", _("The game's pages are now written in {language}, and so is the mail of each reader "
                             "who chose no language of their own (SET LANGUAGE).", language=chosen),

@@ -640,8 +640,7 @@ def _status(session: Session, settings: Settings, read: Read, now: datetime, see
                     vouched_for(stored.raw, settings.mta_hostname) if settings.mta_authenticates else frozenset())
     answering = partial(_may_answer, session, settings, mail, read.lines, now)
     signs_on = next((line.command.game for line in read.lines if isinstance(line.command, cmd.SignOn)), None)
-    game = session.scalar(select(Game).where(Game.name == signs_on)) if signs_on else None
-    language = preferences.language_of(session, settings, mail.reply_to, game)
+    language = preferences.language_of(session, settings, mail.reply_to, signs_on)
     with reading(language):  # the answer, in its reader's language (in the game it signs on to): the lines read
         # again in it, for their errors
         lines = read.lines if language == SOURCE else cmd.parse_lines(mail.lines)
