@@ -56,7 +56,8 @@ def season(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[Sent]]:
     judge.new_mail()
     judge.send(GM, "SIGNON MASTER@m1 gm-pw\nSTART")
     mails = {"start": judge.new_mail()}
-    letter(judge, "Florence", "transfer 3 to Milan", "pay A flo", "pay A are", "raise A psa")
+    answers = [letter(judge, "Florence", "transfer 3 to Milan", "pay A flo", "pay A are", "raise A psa", "pay A xyz"),
+               letter(judge, "Milan", "STATUS", "BORDERS Pisa")]
     letter(judge, "Venice", "pay G ven", "pay A pad", "pay A ver", "pay F dal")
     letter(judge, "Milan", "pay A mil", "pay A pav", "pay A cre", "raise G mil")  # the last letter: carried out
     mails["SP1454A"] = judge.new_mail()
@@ -64,6 +65,7 @@ def season(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[Sent]]:
     letter(judge, "Milan", "transfer 2 to Venice", "counter-bribe 3 A mil", "A cre - man")
     letter(judge, "Venice", "bodyguard 3")
     mails["SP1454C"] = judge.new_mail()
+    mails["answers"] = answers
     return mails
 
 
@@ -124,6 +126,18 @@ def test_every_mail_of_the_season_is_composed_in_its_readers_language(
         judge.process("m1")
     assert [record.message for record in caplog.records if "was written in" in record.message
             and "(Re: " not in record.message] == []  # the answer to SET LANGUAGE is in the language it was read in
+
+
+def test_the_answers_to_a_letter_status_and_borders_are_in_the_senders_language(
+        season: dict[str, list[Sent]]) -> None:
+    italian, french = (answer.body for answer in season["answers"])
+    assert "letto come: transfer 3 to Milan" in italian
+    assert "Questa è la tua lettera, la lettera di primavera" in italian
+    assert "4 ordini." in italian and "non letto: " in italian
+    assert "Vous jouez Milan. Votre trésor : 15 ducats." in french and "Vos unités : " in french
+    assert ("Pisa (psa), une province côtière avec une ville portuaire fortifiée de revenu 1, borde 8 zones :"
+            in french)
+    assert english_in(italian) == [] and english_in(french) == []
 
 
 def test_the_statements_words_follow_the_reader() -> None:
