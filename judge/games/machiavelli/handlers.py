@@ -241,7 +241,7 @@ def _keep(talk: Turn, game: Game, seat: str, lines: list[tuple[int, str]], read_
                             len(letter), label=what)]
         for at, transfer in enumerate(kept):
             summary += [_("Kept from your first letter: {order}", order=transfer),
-                        *("  " + _("WARNING: {caution}", caution=str(caution)) for caution in cautions
+                        *("  " + _("WARNING: {caution}", caution=views.caution_text(caution)) for caution in cautions
                           if caution.at == at)]
     if cautions:
         summary.append(ngettext("{count} warning: what it says may still be corrected, once, before the deadline "
@@ -268,7 +268,7 @@ def _cautions(talk: Turn, game: Game, seat: str, board: Board, letter: list[str]
         if caution.at >= kept:
             line = origins[caution.at - kept]
             talk.mark(line, code=caution.caveat.name)
-            talk.note(line, [_("WARNING: {caution}", caution=str(caution))])
+            talk.note(line, [_("WARNING: {caution}", caution=views.caution_text(caution))])
     return cautions
 
 

@@ -71,6 +71,7 @@ from judge.games.machiavelli.core.operations import possible_orders
 from judge.games.machiavelli.core.orders import Advance, Besiege, Convert, Hold, Order, Support, Transport, UnitRef
 from judge.games.machiavelli.core.position import Campaign, Independent, Owner, Phase, Position, Season, Unit, UnitKind
 from judge.games.machiavelli.core.results import Automatic, ControlChange, OrderResult, Reason, RebellionEnd, Retreat
+from judge.games.machiavelli.core.review import Caution
 from judge.games.machiavelli.core.spring import SALARY, SpringOpening, SpringRecord, raisings
 from judge.language import gettext as _
 from judge.language import gettext as said_in
@@ -89,6 +90,11 @@ def said(text: str) -> str:
     """A sentence of the rules core (a reason's value, marked there for the catalogue) in the reader's
     language."""
     return said_in(text)
+
+
+def caution_text(caution: Caution) -> str:
+    """A warning on a letter's order (`judge.games.machiavelli.core.review`), in the reader's language."""
+    return said(caution.caveat.value).format(unit=caution.subject, why=said(caution.why) if caution.why else "")
 
 
 def season_text(season: Season) -> str:
