@@ -135,6 +135,7 @@ def test_the_answers_to_a_letter_status_and_borders_are_in_the_senders_language(
     assert "Questa è la tua lettera, la lettera di primavera" in italian
     assert "4 ordini." in italian and "non letto: " in italian
     assert "AVVISO: ci sono ordini di pagamento, e omettono F psa" in italian
+    assert "non letto: nessuna area si chiama 'xyz'; non eseguito" in italian
     assert "Vous jouez Milan. Votre trésor : 15 ducats." in french and "Vos unités : " in french
     assert ("Pisa (psa), une province côtière avec une ville portuaire fortifiée de revenu 1, borde 8 zones :"
             in french)
