@@ -260,7 +260,7 @@ __all__ = [  # the API's names: what a kind may use of the host (a test holds th
     "render_page", "rules_of", "seat_state", "seats", "show", "split_options", "submit", "summary", "text_of",
     "when", "who_played", "write_file", "write_game_folder", "writing_to",
 ]
-FOR_NEW_KINDS = ("ANYONE", "Demo", "Pages", "Records", "language_of", "writing_to")
+FOR_NEW_KINDS = ("ANYONE", "Demo", "Pages", "Records")
 """The API's names that no kind of this judge uses yet, kept for a new kind (a test holds every other name
 to a use by some kind): ``ANYONE``, who may send a command anyone may send (as LIST); `Pages`, `Records`
 and `Demo`, the protocols of those concerns, for a kind written by concern as the four kinds write their

@@ -46,7 +46,6 @@ from judge.api import (
     Turn,
     Unknown,
     absence_lines,
-    counted,
     read_phase_length,
 )
 from judge.games.machiavelli import lifecycle, views
@@ -65,6 +64,8 @@ from judge.games.machiavelli.core.syntax import (
     read_area,
     read_player,
 )
+from judge.language import gettext as _
+from judge.language import ngettext
 
 BLOCK = "letter"
 _NONE = re.compile(r"(\(?\d+[.)]\s*)?none\.?", re.IGNORECASE)
@@ -112,23 +113,24 @@ def read(text: str) -> Command:
             return EndVote("DRAW" if choice == ["DRAW"] else "NONE")
         if len(choice) >= 2 and choice[0] == "CONCEDE":
             return EndVote("CONCEDE", " ".join(words[2:]))
-        return BadCommand("expected VOTE DRAW, VOTE CONCEDE country or VOTE NONE (M64)")
+        return BadCommand(_("expected VOTE DRAW, VOTE CONCEDE country or VOTE NONE (M64)"))
     if words[0].upper() in BORDER_WORDS:
         if len(words) == 1:
-            return BadCommand("expected BORDERS and an area (BORDERS Pisa, BORDERS ets)")
+            return BadCommand(_("expected BORDERS and an area (BORDERS Pisa, BORDERS ets)"))
         return Borders(" ".join(words[1:]))
     if is_letter_line(text):
         return LetterLine(text)
-    return Unknown(f"unknown command '{words[0][:20]}': no order begins so either (HELP syntax gives the letters' "
-                   "syntax)")
+    return Unknown(_("unknown command '{word}': no order begins so either (HELP syntax gives the letters' syntax)",
+                     word=words[0][:20]))
 
 
-def letter_line(talk: Turn, text: str, _: LetterLine) -> None:
+def letter_line(talk: Turn, text: str, _line: LetterLine) -> None:
     """Kept for the end of the seat's lines (`close_block`), when the letter is read whole."""
     game = talk.game
     assert game is not None
     if game.state not in RUNNING or game.phase is None:
-        talk.echo(text, "error", "the game is not running: letters are sent once it has started", code="NOT_RUNNING")
+        talk.echo(text, "error", _("the game is not running: letters are sent once it has started"),
+                  code="NOT_RUNNING")
         return
     talk.hold(BLOCK, text)
 
@@ -141,8 +143,8 @@ def close_block(talk: Turn) -> None:
     assert game is not None and seat is not None and game.phase is not None
     expected = lifecycle.expected_now(talk.session, game)
     if seat not in expected:
-        talk.set_aside(lines, f"not applied: no letter is awaited from {seat} in {game.phase} (4.3: an eliminated "
-                       "player writes none)", "NOT_AWAITED")
+        talk.set_aside(lines, _("not applied: no letter is awaited from {country} in {phase} (4.3: an eliminated "
+                                "player writes none)", country=seat, phase=game.phase), "NOT_AWAITED")
         return
     board = lifecycle.board_of(game)
     phase = Phase(game.phase[-1])
@@ -153,43 +155,46 @@ def close_block(talk: Turn) -> None:
     for index, text in lines:
         read, problems = parse_letter(text, board)
         if problems:
-            talk.mark(index, "error", f"not read: {problems[0].message}; not carried out, not charged (8.1)",
-                      code=problems[0].code)
+            talk.mark(index, "error", _("not read: {problem}; not carried out, not charged (8.1)",
+                                        problem=problems[0].message), code=problems[0].code)
             continue
         if not read:
             empty = _NONE.fullmatch(text.split("#", 1)[0].strip()) is not None
             readable = readable or empty
             read_lines += [text] if empty else []
-            talk.mark(index, "ok", "read as: no order" if empty else "skipped (a heading or a comment)",
+            talk.mark(index, "ok", _("read as: no order") if empty else _("skipped (a heading or a comment)"),
                       code="NO_ORDER" if empty else "SKIPPED")
             continue
         written = [str(order) for order in read]
         if len(orders) + len(written) > MAX_ORDERS:
-            talk.mark(index, "error", f"not read: a letter holds at most {MAX_ORDERS} orders; not carried out, "
-                      "not charged (8.1)", code="TOO_MANY_ORDERS")
+            talk.mark(index, "error", _("not read: a letter holds at most {most} orders; not carried out, "
+                                        "not charged (8.1)", most=MAX_ORDERS), code="TOO_MANY_ORDERS")
             continue
         if sum(map(len, orders + written)) > MAX_LETTER:
-            talk.mark(index, "error", f"not read: a letter's orders hold at most {MAX_LETTER:,} characters in all; "
-                      "not carried out, not charged (8.1)", code="LETTER_TOO_LONG")
+            most = f"{MAX_LETTER:,}"
+            talk.mark(index, "error", _("not read: a letter's orders hold at most {most} characters in all; "
+                                        "not carried out, not charged (8.1)", most=most), code="LETTER_TOO_LONG")
             continue
         wrong = [order for order in read if not fits(order, phase)]
+        orders_read = "; ".join(written)
         if wrong:
-            talk.mark(index, "error", f"read as '{'; '.join(written)}', which is no order of "
-                      f"{lifecycle.label(game.phase)}: not carried out, not charged (2, 8.1)", code="NOT_THIS_PHASE")
+            talk.mark(index, "error", _("read as '{orders}', which is no order of {label}: not carried out, not "
+                                        "charged (2, 8.1)", orders=orders_read, label=lifecycle.label(game.phase)),
+                      code="NOT_THIS_PHASE")
             continue
         if any(isinstance(order, Transfer) and order.to == seat for order in read):
-            talk.mark(index, "error", f"read as '{'; '.join(written)}': a transfer names another player, never its "
-                      "writer: not carried out, not charged (8.1)", code="TRANSFER_TO_SELF")
+            talk.mark(index, "error", _("read as '{orders}': a transfer names another player, never its writer: not "
+                                        "carried out, not charged (8.1)", orders=orders_read), code="TRANSFER_TO_SELF")
             continue
         orders += written
         read_lines.append(text)
         origins += [index] * len(written)
         readable = True
-        talk.mark(index, "ok", f"read as: {'; '.join(written)}", code="READ")
+        talk.mark(index, "ok", _("read as: {orders}", orders=orders_read), code="READ")
     if not readable:
-        talk.note(lines[-1][0], [f"Nothing in this mail reads as an order of {lifecycle.label(game.phase)}: it is not "
-                                 "taken as your letter, and the letter standing (if any) is unchanged (17.1). An "
-                                 "empty letter is written: none"])
+        talk.note(lines[-1][0], [_("Nothing in this mail reads as an order of {label}: it is not taken as your letter, "
+                                   "and the letter standing (if any) is unchanged (17.1). An empty letter is written: "
+                                   "none", label=lifecycle.label(game.phase))])
         return
     _keep(talk, game, seat, lines, read_lines, orders, origins)
 
@@ -207,9 +212,9 @@ def _keep(talk: Turn, game: Game, seat: str, lines: list[tuple[int, str]], read_
         return
     number = 1 if standing is None else int(standing.parsed["number"]) + 1
     if number > 2:
-        talk.set_aside(lines, f"not applied: your letter for {game.phase} was corrected once already, and a letter "
-                       "is corrected once at most before the deadline (17.1, M35): your correction stands",
-                       "CORRECTED_ONCE")
+        talk.set_aside(lines, _("not applied: your letter for {phase} was corrected once already, and a letter is "
+                                "corrected once at most before the deadline (17.1, M35): your correction stands",
+                                phase=game.phase), "CORRECTED_ONCE")
         return
     kept: list[str] = []
     board = lifecycle.board_of(game)
@@ -223,18 +228,28 @@ def _keep(talk: Turn, game: Game, seat: str, lines: list[tuple[int, str]], read_
     cautions = _cautions(talk, game, seat, board, letter, origins, len(kept))
     what = lifecycle.label(game.phase)
     if number == 1:
-        summary = [f"This is your letter, {what}: {counted(len(letter), 'order')}. You may correct it once before the "
-                   "deadline: a second letter replaces it whole, but its ducat transfers stand (17.1, M35)."]
+        summary = [ngettext("This is your letter, {label}: {count} order. You may correct it once before the "
+                            "deadline: a second letter replaces it whole, but its ducat transfers stand (17.1, M35).",
+                            "This is your letter, {label}: {count} orders. You may correct it once before the "
+                            "deadline: a second letter replaces it whole, but its ducat transfers stand (17.1, M35).",
+                            len(letter), label=what)]
     else:
-        summary = [f"This corrects your letter, {what}: it replaces the first, whose ducat transfers stand (17.1, "
-                   f"M35). It may not be corrected again. It now holds {counted(len(letter), 'order')}."]
+        summary = [ngettext("This corrects your letter, {label}: it replaces the first, whose ducat transfers stand "
+                            "(17.1, M35). It may not be corrected again. It now holds {count} order.",
+                            "This corrects your letter, {label}: it replaces the first, whose ducat transfers stand "
+                            "(17.1, M35). It may not be corrected again. It now holds {count} orders.",
+                            len(letter), label=what)]
         for at, transfer in enumerate(kept):
-            summary += [f"Kept from your first letter: {transfer}",
-                        *(f"  WARNING: {caution}" for caution in cautions if caution.at == at)]
+            summary += [_("Kept from your first letter: {order}", order=transfer),
+                        *("  " + _("WARNING: {caution}", caution=views.caution_text(caution)) for caution in cautions
+                          if caution.at == at)]
     if cautions:
-        summary.append(f"{counted(len(cautions), 'warning')}: "
-                       + ("what they say may still be corrected, once, before the deadline (17.1, M35)."
-                          if number == 1 else "this letter may not be corrected again (17.1, M35)."))
+        summary.append(ngettext("{count} warning: what it says may still be corrected, once, before the deadline "
+                                "(17.1, M35).", "{count} warnings: what they say may still be corrected, once, before "
+                                "the deadline (17.1, M35).", len(cautions)) if number == 1 else
+                       ngettext("{count} warning: this letter may not be corrected again (17.1, M35).",
+                                "{count} warnings: this letter may not be corrected again (17.1, M35).",
+                                len(cautions)))
     talk.note(lines[-1][0], summary)
 
 
@@ -253,7 +268,7 @@ def _cautions(talk: Turn, game: Game, seat: str, board: Board, letter: list[str]
         if caution.at >= kept:
             line = origins[caution.at - kept]
             talk.mark(line, code=caution.caveat.name)
-            talk.note(line, [f"WARNING: {caution}"])
+            talk.note(line, [_("WARNING: {caution}", caution=views.caution_text(caution))])
     return cautions
 
 
@@ -265,13 +280,13 @@ def vote(talk: Turn, text: str, command: EndVote) -> None:
     game, country = talk.game, talk.seat
     assert game is not None and country is not None
     if game.state not in RUNNING:
-        talk.echo(text, "error", "the game is not running", code="NOT_RUNNING")
+        talk.echo(text, "error", _("the game is not running"), code="NOT_RUNNING")
         return
     position = lifecycle.position_now(talk.session, game)
     board = lifecycle.board_of(game)
     living = position.living(board.powers) if position is not None else ()
     if country not in living:
-        talk.echo(text, "error", "an eliminated country does not vote (M64)", code="NOT_A_VOTER")
+        talk.echo(text, "error", _("an eliminated country does not vote (M64)"), code="NOT_A_VOTER")
         return
     if why := talk.superseded(lifecycle.vote_of(game, country)[1], "your vote"):
         talk.echo(text, "ignored", why, code="SUPERSEDED")
@@ -283,17 +298,17 @@ def vote(talk: Turn, text: str, command: EndVote) -> None:
             talk.echo(text, "error", to.message, code=to.code)
             return
         if to not in living or to not in lifecycle.standing_votes(talk.session, game):
-            talk.echo(text, "error", f"{to} has no player or is eliminated: it cannot be conceded to (M64)",
-                      code="NOT_A_VOTER")
+            talk.echo(text, "error", _("{country} has no player or is eliminated: it cannot be conceded to (M64)",
+                                       country=to), code="NOT_A_VOTER")
             return
-        proposal, said = Proposal(to), f"to concede the game to {to}"
+        proposal, said = Proposal(to), _("to concede the game to {country}", country=to)
     elif command.choice == "DRAW":
-        proposal, said = Proposal(), "for a draw among all surviving countries"
+        proposal, said = Proposal(), _("for a draw among all surviving countries")
     else:
-        proposal, said = None, "withdrawn (no vote)"
+        proposal, said = None, _("withdrawn (no vote)")
     lifecycle.set_vote(game, country, proposal, talk.accepted)
-    talk.echo(text, "ok", f"your vote, kept secret: {said} (the game ends at the end of the campaign in which every "
-              "surviving country with a player votes the same, M64)")
+    talk.echo(text, "ok", _("your vote, kept secret: {vote} (the game ends at the end of the campaign in which every "
+                            "surviving country with a player votes the same, M64)", vote=said))
 
 
 def borders(talk: Turn, text: str, command: Borders) -> None:
@@ -304,45 +319,56 @@ def borders(talk: Turn, text: str, command: Borders) -> None:
     board = lifecycle.board_of(game)
     code = read_area(command.area, board)
     if isinstance(code, Problem):
-        talk.echo(text, "error", f"{code.message} on the {board.name} board", code=code.code)
+        talk.echo(text, "error", _("{problem} on the {board} board", problem=code.message, board=board.name),
+                  code=code.code)
         return
     area, near = board.areas[code], board.borders(code)
-    talk.echo(text, "ok", f"{area.name} ({code}), {_what(board, code)}, borders {counted(len(near), 'area')}:",
+    talk.echo(text, "ok", ngettext("{area} ({code}), {what}, borders {count} area:",
+                                   "{area} ({code}), {what}, borders {count} areas:", len(near), area=area.name,
+                                   code=code, what=_what(board, code)),
               extra=[*(_border_line(board, code, border) for border in near), *(
-                  f"a fleet here carrying an army from {a} to {b} passes the strait of {strait.name} (9.3, M17)"
+                  _("a fleet here carrying an army from {start} to {end} passes the strait of {strait} (9.3, M17)",
+                    start=a, end=b, strait=strait.name)
                   for a, b, strait in board.passages_through(code))])
 
 
 def _what(board: Board, code: str) -> str:
     """An area in words: its kind, its city, what it may hold."""
     area = board.areas[code]
-    what = "a sea" if area.is_sea else "a coastal province" if area.is_coastal else "an inland province"
+    what = _("a sea") if area.is_sea else _("a coastal province") if area.is_coastal else _("an inland province")
     city = area.city
     if city is not None:
-        kind = ("a fortified" if city.fortified else "an unfortified") + (" port" if city.port else "")
-        what += f" with {kind} city of income {city.income}"
+        cities = {(True, True): _("{what} with a fortified port city of income {income}"),
+                  (True, False): _("{what} with a fortified city of income {income}"),
+                  (False, True): _("{what} with an unfortified port city of income {income}"),
+                  (False, False): _("{what} with an unfortified city of income {income}")}
+        what = cities[city.fortified, city.port].format(what=what, income=city.income)
     if board.lagoon is not None and code == board.lagoon.island:
-        what += f", reached from {board.name_of(board.lagoon.sea)} ({board.lagoon.sea}) alone (14)"
+        what = _("{what}, reached from {sea} ({code}) alone (14)", what=what, sea=board.name_of(board.lagoon.sea),
+                 code=board.lagoon.sea)
     if area.fleet_only:
-        what += ", holding a fleet or a rebellion only (1.3, M15)"
+        what = _("{what}, holding a fleet or a rebellion only (1.3, M15)", what=what)
     elif area.single_unit:
-        what += ", holding one unit at a time (1.3)"
+        what = _("{what}, holding one unit at a time (1.3)", what=what)
     return what
 
 
 def _border_line(board: Board, code: str, border: Border) -> str:
     """One border: the neighbour, and by land, by sea, along which coasts, through which strait."""
-    how = "by land and by sea" if border.land and border.sea else "by land" if border.land else "by sea"
+    how = _("by land and by sea") if border.land and border.sea else _("by land") if border.land else _("by sea")
     if border.land and not border.sea and board.areas[code].is_coastal and board.areas[border.area].is_coastal:
-        how += " (their coasts do not join: no fleet crosses, 9.3)"
+        how = _("{how} (their coasts do not join: no fleet crosses, 9.3)", how=how)
     if border.fleets:
-        how += f" (a fleet: {', '.join(f'{a} - {b}' for a, b in border.fleets)})"
+        coasts = ", ".join(f"{a} - {b}" for a, b in border.fleets)
+        how = _("{how} (a fleet: {coasts})", how=how, coasts=coasts)
     strait = border.strait
     if strait is not None:
-        how += (f", through the strait of {strait.name}, " + (
-            f"which a fleet in {board.name_of(strait.controller)} closes to others (9.3, M17)" if strait.controller
-            else "which nobody controls; a retreat through it comes last (13.5, M17)"))
-    return f"  {border.area:<4} {board.name_of(border.area)}: {how}"
+        how = (_("{how}, through the strait of {strait}, which a fleet in {controller} closes to others (9.3, M17)",
+                 how=how, strait=strait.name, controller=board.name_of(strait.controller)) if strait.controller
+               else _("{how}, through the strait of {strait}, which nobody controls; a retreat through it comes last "
+                      "(13.5, M17)", how=how, strait=strait.name))
+    code = f"{border.area:<4}"
+    return "  " + _("{code} {area}: {how}", code=code, area=board.name_of(border.area), how=how)
 
 
 def status_lines(talk: Turn, game: Game, seat: str) -> list[str]:
@@ -351,12 +377,14 @@ def status_lines(talk: Turn, game: Game, seat: str) -> list[str]:
     lines: list[str] = []
     row = api.current_phase(talk.session, game)
     if row is None:
-        return [*lines, "the game has not started"]
+        return [*lines, _("the game has not started")]
     board = lifecycle.board_of(game)
     position = lifecycle.position_of(row, board)
     units = sorted(views.unit_text(u, owner=False, board=board) for u in position.units_of(seat))
-    lines += [f"You play {seat}. Your treasury: {position.treasuries.get(seat, 0)} ducats.",
-              f"Your units: {', '.join(units) or 'none'}"]
+    lines += [ngettext("You play {country}. Your treasury: {count} ducat.",
+                       "You play {country}. Your treasury: {count} ducats.", position.treasuries.get(seat, 0),
+                       country=seat),
+              _("Your units: {units}", units=", ".join(units) or _("none"))]
     if row.status == "open" and seat in lifecycle.expected_now(talk.session, game):
         letter = lifecycle.letters_of(talk.session, game, row.name).get(seat)
         lines += views.letter_lines(letter.parsed["orders"] if letter else [],
@@ -364,8 +392,9 @@ def status_lines(talk: Turn, game: Game, seat: str) -> list[str]:
                                     else 0)
     proposal = lifecycle.vote_of(game, seat)[0]
     if proposal is not None:
-        lines.append("Your vote on the game's end (M64, secret): " + (
-            "a draw" if proposal.to is None else f"to concede the game to {proposal.to}"))
+        lines.append(_("Your vote on the game's end (M64, secret): a draw") if proposal.to is None else
+                     _("Your vote on the game's end (M64, secret): to concede the game to {country}",
+                       country=proposal.to))
     return [*lines, *absence_lines(talk.session, game, talk.now.date(), seat)]
 
 
@@ -375,17 +404,20 @@ def master_status(talk: Turn) -> list[str]:
     assert game is not None
     lines: list[str] = []
     if game.phase is None:
-        return [*lines, *(f"{p.requested or 'a player'}: joined" for p in api.players(talk.session, game))]
+        return [*lines, *(_("{country}: joined", country=p.requested) if p.requested else _("a player: joined")
+                          for p in api.players(talk.session, game))]
     expected = lifecycle.expected_now(talk.session, game)
     letters = lifecycle.letters_of(talk.session, game, game.phase)
     seat = api.seats(talk.session, game)
     for country in lifecycle.board_of(game).powers:
         state = api.seat_state(game, country, seat.get(country))
         letter = letters.get(country)
-        sent = ("no letter awaited" if country not in expected else "no letter yet" if letter is None else
-                f"letter of {counted(len(letter.parsed['orders']), 'order')}" +
-                (", corrected" if int(letter.parsed["number"]) > 1 else ""))
-        lines.append(f"{country} ({state}): {sent}")
+        count = len(letter.parsed["orders"]) if letter is not None else 0
+        sent = (_("no letter awaited") if country not in expected else _("no letter yet") if letter is None else
+                ngettext("letter of {count} order, corrected", "letter of {count} orders, corrected", count)
+                if int(letter.parsed["number"]) > 1 else
+                ngettext("letter of {count} order", "letter of {count} orders", count))
+        lines.append(_("{country} ({state}): {letter}", country=country, state=state, letter=sent))
     return [*lines, *absence_lines(talk.session, game, talk.now.date())]
 
 

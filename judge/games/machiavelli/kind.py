@@ -57,10 +57,12 @@ from judge.api import (
     press_tokens,
     queue,
     render,
+    writing_to,
 )
 from judge.games.machiavelli import ahead, handlers, lifecycle, pages, pictures, views
 from judge.games.machiavelli.core import syntax
 from judge.games.machiavelli.core.board import Board, board_names, load_board
+from judge.language import gettext as _
 
 HISTORY_PHASES = 50  # phases one HISTORY sends at most, as Payola's: a longer range is asked for in parts
 HISTORY_CHARS = 200_000  # characters of one HISTORY answer at most (a phase at least): what anyone may ask for
@@ -321,11 +323,16 @@ class MachiavelliCommands(Commands):
     def brief(self, turn: Turn, game: Game, seat: str, player: Player, address: str) -> None:
         """What the country knows now: its treasury, units and letter standing, the board and its
         map, and its last statement; nothing of the other countries' secrets."""
+        with writing_to(turn.session, turn.settings, address, game):
+            self._brief(turn, game, seat, address)
+
+    def _brief(self, turn: Turn, game: Game, seat: str, address: str) -> None:
         last = next((r for r in reversed(api.processed_phases(turn.session, game)) if r.result), None)
         statement = list(last.result["statements"].get(seat, [])) if last is not None and last.result else []
         lines = handlers.status_lines(turn, game, seat)
         if statement and last is not None:
-            lines += ["", f"Your statement of {last.name}, {lifecycle.label(last.name)}:", *statement]
+            lines += ["", _("Your statement of {phase}, {label}:", phase=last.name, label=lifecycle.label(last.name)),
+                      *statement]
         board = lifecycle.board_of(game)
         position = lifecycle.position_now(turn.session, game)
         todo = lifecycle.todo(board, position, seat) if position is not None and game.phase else ""
@@ -334,7 +341,8 @@ class MachiavelliCommands(Commands):
                     if position is not None else [])
         body = render("machiavelli/briefing", game=game, seat=seat, lines=lines, board=shown, todo=todo,
                       deadline=game.deadline, map="" if attached or position is None else pictures.NO_MAP)
-        queue(turn.session, turn.settings, to=address, subject=f"{game.name}: your briefing as {seat}",
+        queue(turn.session, turn.settings, to=address,
+              subject=_("{game}: your briefing as {country}", game=game.name, country=seat),
               kind="notice", now=turn.now, game_id=game.id, body=body, attachments=attached, opens=seat)
 
     def resigned(self, turn: Turn, game: Game, seat: str) -> str:

@@ -32,7 +32,7 @@ from __future__ import annotations
 import logging
 import random
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -54,6 +54,7 @@ from judge.api import (
     queue,
     render,
     split_options,
+    writing_to,
 )
 from judge.games.machiavelli import pictures, views
 from judge.games.machiavelli.core.board import Board, board_names, load_board
@@ -64,6 +65,8 @@ from judge.games.machiavelli.core.notation import position_from_data, position_t
 from judge.games.machiavelli.core.position import Campaign, Phase, Position, Season
 from judge.games.machiavelli.core.spring import spring_letter
 from judge.games.machiavelli.core.syntax import parse_letter
+from judge.language import SOURCE, current, reading
+from judge.language import gettext as _
 
 log = logging.getLogger("judge")
 
@@ -75,6 +78,8 @@ DEFAULT_PRESS = "PRESS=GREY/WHITE"
 conceals their senders), so a game created without a ``PRESS=`` option gets grey press by
 default, white (signed) on request."""
 SEASONS = {Campaign.SPRING: "SP", Campaign.SUMMER: "SU", Campaign.FALL: "FA"}
+Why = Callable[[], str]
+"""Why a player got its country, said in the language being written in (`assign`)."""
 LENGTHS = {Phase.A: "spring", Phase.C: "campaign"}
 """The setting each letter's phase lasts (``SET SPRING hours``, ``SET CAMPAIGN hours``)."""
 
@@ -304,29 +309,35 @@ def standing_votes(session: Session, game: Game) -> dict[str, Proposal | None]:
 # -- seats and the start ------------------------------------------------------------------------------------
 
 
-def assign(countries: Sequence[str], wishes: Sequence[Sequence[str]], seed: int) -> list[tuple[str, str]]:
+def assign(countries: Sequence[str], wishes: Sequence[Sequence[str]], seed: int) -> list[tuple[str, Why]]:
     """The country of each player (in the order of ``wishes``, each player's countries wanted,
-    best first) and why they got it: the players who wished are taken in an order drawn by lot
+    best first) and why they got it (said in the language being written in when it is called): the
+    players who wished are taken in an order drawn by lot
     (``seed``), each getting the first of its wishes nobody before took (random serial
     dictatorship: nobody gains by hiding a wish); the others draw among the countries left."""
     rng = random.Random(seed)
     order = [i for i, wish in enumerate(wishes) if wish]
     rng.shuffle(order)
     free = list(countries)
-    got: dict[int, tuple[str, str]] = {}
+    got: dict[int, tuple[str, Why]] = {}
     for place, index in enumerate(order, start=1):
         country = next((c for c in wishes[index] if c in free), None)
         if country is not None:
             free.remove(country)
             rank = wishes[index].index(country) + 1
-            got[index] = (country, f"your choice {rank}; the draw placed you {place} of {len(order)}")
+            got[index] = (country, _chosen(rank, place, len(order)))
     rng.shuffle(free)
     for index, wish in enumerate(wishes):
         if index not in got:
-            why = "drawn by lot among the countries left" + (", every country you wished for being taken" if wish
-                                                                else "")
-            got[index] = (free.pop(), why)
+            got[index] = (free.pop(), (lambda: _("drawn by lot among the countries left, every country you wished "
+                                                 "for being taken")) if wish else
+                          (lambda: _("drawn by lot among the countries left")))
     return [got[index] for index in range(len(wishes))]
+
+
+def _chosen(rank: int, place: int, count: int) -> Why:
+    return lambda: _("your choice {rank}; the draw placed you {place} of {count}", rank=rank, place=place,
+                     count=count)
 
 
 def start(session: Session, game: Game, settings: Settings, now: datetime) -> None:
@@ -343,7 +354,7 @@ def start(session: Session, game: Game, settings: Settings, now: datetime) -> No
     if len(seated) > len(board.powers):
         raise GameError(f"more players than the {len(board.powers)} countries of the scenario", "TOO_MANY_PLAYERS")
     wishes = [player.preferences or ([player.requested] if player.requested else []) for player in seated]
-    why: dict[str, str] = {}
+    why: dict[str, Why] = {}
     for player, (country, reason) in zip(seated, assign(board.powers, wishes, game.seed), strict=True):
         api.assign_seat(player, country)
         why[country] = reason
@@ -357,30 +368,32 @@ def start(session: Session, game: Game, settings: Settings, now: datetime) -> No
     _open_row(session, game, position, now)
     seat = api.seats(session, game)
     attached = pictures.position_map(settings, game.name, board, position, phase_name(position))
-    common: dict[str, Any] = {"game": game, "what": describe(game), "roster": roster(session, game),
-                              "board": views.board_lines(board, position), "areas": views.area_lines(board),
-                              "deadline": game.deadline, "label": label(game.phase or ""),
-                              "map": "" if attached else pictures.NO_MAP}
+
+    def common() -> dict[str, Any]:  # in the language being written in
+        return {"game": game, "what": describe(game), "roster": roster(session, game),
+                "board": views.board_lines(board, position), "areas": views.area_lines(board),
+                "deadline": game.deadline, "label": label(game.phase or ""), "map": "" if attached else pictures.NO_MAP}
+
     for country, player in seat.items():
         if api.is_played(player):
             assert player.address is not None
-            queue(session, settings, to=player.address, subject=f"{game.name} starts", kind="start", now=now,
-                  game_id=game.id, attachments=attached, opens=country,
-                  body=render("machiavelli/start", **common, seat=country, why=why.get(country, ""),
-                              treasury=position.treasuries.get(country, 0), todo=todo(board, position, country)))
-    queue(session, settings, to=game.gm_address, subject=f"{game.name} starts", kind="start", now=now,
-          game_id=game.id, attachments=attached,
-          body=render("machiavelli/start", **common, seat=None, why="", treasury=0, todo=""))
-    for observer in api.observers(session, game):
-        queue(session, settings, to=observer, subject=f"{game.name} starts", kind="start", now=now, game_id=game.id,
-              attachments=attached, body=render("machiavelli/start", **common, seat=None, why="", treasury=0,
-                                                todo=""))
+            with writing_to(session, settings, player.address, game):
+                queue(session, settings, to=player.address, subject=_("{game} starts", game=game.name), kind="start",
+                      now=now, game_id=game.id, attachments=attached, opens=country,
+                      body=render("machiavelli/start", **common(), seat=country,
+                                  why=why[country]() if country in why else "",
+                                  treasury=position.treasuries.get(country, 0), todo=todo(board, position, country)))
+    for reader in [game.gm_address, *api.observers(session, game)]:
+        with writing_to(session, settings, reader, game):
+            queue(session, settings, to=reader, subject=_("{game} starts", game=game.name), kind="start", now=now,
+                  game_id=game.id, attachments=attached,
+                  body=render("machiavelli/start", **common(), seat=None, why="", treasury=0, todo=""))
 
 
 def roster(session: Session, game: Game) -> list[tuple[str, str]]:
     """Each country and whether it is played, in the board's order (never the order of joining)."""
     seat = api.seats(session, game)
-    return [(country, "played" if api.is_played(seat.get(country)) else "a dummy (plays by the defaults)")
+    return [(country, _("played") if api.is_played(seat.get(country)) else _("a dummy (plays by the defaults)"))
             for country in board_of(game).powers if country in seat]
 
 
@@ -388,10 +401,11 @@ def todo(board: Board, position: Position, country: str) -> str:
     """What ``country`` must send in the phase ``position`` opens, in words."""
     expected = {e.player: e for e in expected_letters(board, position)}
     if country not in expected:
-        return ("You have been eliminated: nothing is expected of you." if country in position.eliminated else "")
+        return (_("You have been eliminated: nothing is expected of you.") if country in position.eliminated
+                else "")
     first = board.first_builds if position.season == board.start.season else 0
-    return render("machiavelli/todo", letter=position.phase.value, season=position.season, first=first,
-                  default=expected[country].default).strip()
+    return render("machiavelli/todo", letter=position.phase.value, season=views.season_text(position.season),
+                  first=first, default=views.default_text(position.phase)).strip()
 
 
 def _open_row(session: Session, game: Game, position: Position, now: datetime) -> PhaseRow:
@@ -417,21 +431,29 @@ def process_phase(session: Session, game: Game, settings: Settings, now: datetim
     letters = {country: orders_of(board, letter) for country, letter in standing.items()}
     expected = {e.player: e for e in expected_letters(board, position)}
     defaulted = {country: e for country, e in expected.items() if country not in standing}
-    statements: dict[str, list[str]] = {}
     if position.phase is Phase.A:
         spring = spring_letter(board, position, letters)
         after, record = spring.position, None
-        public = views.spring_public(board, spring)
-        for country in expected:
-            statements[country] = views.spring_statement(board, spring, country, position.treasuries.get(country, 0),
-                                                         defaulted.get(country))
     else:
         record = campaign(board, position, letters, leaving(session, game, position), standing_votes(session, game))
         after = record.position
-        public = views.campaign_public(board, record)
-        for country in expected:
-            statements[country] = views.campaign_statement(board, record, country, position.treasuries.get(country, 0),
-                                                           defaulted.get(country))
+    written: dict[str, tuple[list[str], dict[str, list[str]]]] = {}
+
+    def texts() -> tuple[list[str], dict[str, list[str]]]:
+        """The public results and every statement, in the language being written in (made once a language)."""
+        if current() not in written:
+            if record is None:
+                written[current()] = (views.spring_public(board, spring), {
+                    country: views.spring_statement(board, spring, country, position.treasuries.get(country, 0),
+                                                    defaulted.get(country)) for country in expected})
+            else:
+                written[current()] = (views.campaign_public(board, record), {
+                    country: views.campaign_statement(board, record, country, position.treasuries.get(country, 0),
+                                                      defaulted.get(country)) for country in expected})
+        return written[current()]
+
+    with reading(SOURCE):  # kept as the judge's records are, in English (HISTORY, the end's publication)
+        public, statements = texts()
     kept = {"position": position_to_data(after),
             "letters": {country: letter.parsed["orders"] for country, letter in sorted(standing.items())},
             "defaulted": sorted(defaulted), "public": public, "statements": statements,
@@ -451,11 +473,11 @@ def process_phase(session: Session, game: Game, settings: Settings, now: datetim
         assert record is not None and record.end is not None
         ended = _ended(row.name, record.end, position.season)
         log_on_commit(session, log, "game %s %s processed (%s); %s", game.name, row.name, closing.cause, ended.result)
-        _mail_results(session, game, settings, now, row.name, board, after, public, statements, attached, closing)
+        _mail_results(session, game, settings, now, row.name, board, after, texts, attached, closing)
         return ended
     _open_row(session, game, after, now)
     log_on_commit(session, log, "game %s %s processed (%s); next %s", game.name, row.name, closing.cause, game.phase)
-    _mail_results(session, game, settings, now, row.name, board, after, public, statements, attached, closing)
+    _mail_results(session, game, settings, now, row.name, board, after, texts, attached, closing)
     return PhaseChange(row.name, game.phase)
 
 
@@ -471,32 +493,40 @@ def _ended(phase: str, end: GameEnd, season: Season) -> PhaseChange:
 
 
 def _mail_results(session: Session, game: Game, settings: Settings, now: datetime, phase: str, board: Board,
-                  after: Position, public: list[str], statements: Mapping[str, list[str]], attached: Sequence[Any],
-                  closing: Closing) -> None:
+                  after: Position, texts: Callable[[], tuple[list[str], dict[str, list[str]]]],
+                  attached: Sequence[Any], closing: Closing) -> None:
     """Each played country's mail (the public results and its own statement), the game master's
-    (every statement too), and the observers' (the public results)."""
+    (every statement too), and the observers' (the public results), each composed in its reader's
+    language (``texts``: the results and statements in the language being written in)."""
     over = after.phase is Phase.OVER
-    common: dict[str, Any] = {"game": game, "phase": phase, "label": label(phase), "public": public,
-                              "board": views.board_lines(board, after), "preface": closing.preface, "over": over,
-                              "next": None if over else label(game.phase or ""), "deadline": None if over else
-                              game.deadline, "map": "" if attached else pictures.NO_MAP}
+
+    def common() -> dict[str, Any]:  # in the language being written in
+        public, _statements = texts()
+        return {"game": game, "phase": phase, "label": label(phase), "public": public,
+                "board": views.board_lines(board, after), "preface": closing.preface, "over": over,
+                "next": None if over else label(game.phase or ""), "deadline": None if over else game.deadline,
+                "map": "" if attached else pictures.NO_MAP}
+
     subject = closing.subject(game.name, phase)
     for country, player in api.seats(session, game).items():
         if not api.is_played(player):
             continue
         assert player.address is not None
-        body = render("machiavelli/results", **common, seat=country, statement=statements.get(country, []),
-                      todo="" if over else todo(board, after, country), master=None)
-        queue(session, settings, to=player.address, subject=subject, kind="results", now=now, game_id=game.id,
-              attachments=attached, body=body, opens=None if over else country)  # its form for the next letter
-    master = [(country, lines) for country, lines in sorted(statements.items())]
-    queue(session, settings, to=game.gm_address, subject=subject, kind="results", now=now, game_id=game.id,
-          attachments=attached, body=render("machiavelli/results", **common, seat=None, statement=[], todo="",
-                                            master=master))
+        with writing_to(session, settings, player.address, game):
+            body = render("machiavelli/results", **common(), seat=country, statement=texts()[1].get(country, []),
+                          todo="" if over else todo(board, after, country), master=None)
+            queue(session, settings, to=player.address, subject=subject, kind="results", now=now, game_id=game.id,
+                  attachments=attached, body=body, opens=None if over else country)  # its form for the next letter
+    with writing_to(session, settings, game.gm_address, game):
+        master = [(country, lines) for country, lines in sorted(texts()[1].items())]
+        queue(session, settings, to=game.gm_address, subject=subject, kind="results", now=now, game_id=game.id,
+              attachments=attached, body=render("machiavelli/results", **common(), seat=None, statement=[], todo="",
+                                                master=master))
     for observer in api.observers(session, game):
-        queue(session, settings, to=observer, subject=subject, kind="results", now=now, game_id=game.id,
-              attachments=attached, body=render("machiavelli/results", **common, seat=None, statement=[], todo="",
-                                                master=None))
+        with writing_to(session, settings, observer, game):
+            queue(session, settings, to=observer, subject=subject, kind="results", now=now, game_id=game.id,
+                  attachments=attached, body=render("machiavelli/results", **common(), seat=None, statement=[],
+                                                    todo="", master=None))
 
 
 def results_mails(session: Session, game: Game) -> int:
@@ -580,7 +610,7 @@ def notice(session: Session, game: Game, row: PhaseRow, seat: str, which: str, u
     ``seat`` alone."""
     board = board_of(game)
     expected = {e.player: e for e in expected_letters(board, position_of(row, board))}
-    default = expected[seat].default if seat in expected else ""
+    default = views.default_text(expected[seat].phase) if seat in expected else ""
     if which == "received":
         letter = letters_of(session, game, row.name).get(seat)
         if seat not in expected or letter is None:

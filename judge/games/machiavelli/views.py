@@ -35,7 +35,7 @@ from __future__ import annotations
 import textwrap
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
-from judge.api import counted, note_list
+from judge.api import note_list
 from judge.games.machiavelli.core.board import Board
 from judge.games.machiavelli.core.campaign import CampaignRecord, Expected, Publication
 from judge.games.machiavelli.core.existence import Proposal, Standing
@@ -69,16 +69,54 @@ from judge.games.machiavelli.core.income import Income, Source, incomes
 from judge.games.machiavelli.core.ledger import Flow, Movement, OrderOutcome
 from judge.games.machiavelli.core.operations import possible_orders
 from judge.games.machiavelli.core.orders import Advance, Besiege, Convert, Hold, Order, Support, Transport, UnitRef
-from judge.games.machiavelli.core.position import Independent, Owner, Phase, Position, Season, Unit, UnitKind
+from judge.games.machiavelli.core.position import Campaign, Independent, Owner, Phase, Position, Season, Unit, UnitKind
 from judge.games.machiavelli.core.results import Automatic, ControlChange, OrderResult, Reason, RebellionEnd, Retreat
+from judge.games.machiavelli.core.review import Caution
 from judge.games.machiavelli.core.spring import SALARY, SpringOpening, SpringRecord, raisings
+from judge.language import gettext as _
+from judge.language import gettext as said_in
+from judge.language import ngettext
 
 Names = Callable[[str], str]
 """How an area is written: its code (``mil``, ``spa/nc``) in, its text out."""
 
-ANTICIPATED = ("each treasury as public information alone moves it: incomes, forced taxes and salaries, never a "
-               "transfer, a trade's price or an expenditure, which stay secret (2, A.2, 8.1)")
-"""What the anticipated treasuries are, said wherever they are shown."""
+def anticipated_words() -> str:
+    """What the anticipated treasuries are, said wherever they are shown."""
+    return _("each treasury as public information alone moves it: incomes, forced taxes and salaries, never a "
+             "transfer, a trade's price or an expenditure, which stay secret (2, A.2, 8.1)")
+
+
+def said(text: str) -> str:
+    """A sentence of the rules core (a reason's value, marked there for the catalogue) in the reader's
+    language."""
+    return said_in(text)
+
+
+def caution_text(caution: Caution) -> str:
+    """A warning on a letter's order (`judge.games.machiavelli.core.review`), in the reader's language."""
+    return said(caution.caveat.value).format(unit=caution.subject, why=said(caution.why) if caution.why else "")
+
+
+def season_text(season: Season) -> str:
+    """``Spring 1454`` in the reader's language."""
+    names = {Campaign.SPRING: _("Spring {year}"), Campaign.SUMMER: _("Summer {year}"), Campaign.FALL: _("Fall {year}")}
+    return names[season.campaign].format(year=season.year)
+
+
+def default_text(phase: Phase) -> str:
+    """What the judge does for a country that sent no letter (17.2, M50), in the reader's language."""
+    if phase is Phase.A:
+        return _("the units' salaries are paid by default, garrisons, armies, then fleets (7.3, M12, M50)")
+    return _("no expenditure, and every unit holds (17.2, M50)")
+
+
+def flow_text(flow: Flow) -> str:
+    """What a movement of ducats is (`Flow`), in the reader's language."""
+    words = {Flow.TAX: _("tax"), Flow.TRADE: _("trade"), Flow.FORCED_TAX: _("forced tax"),
+             Flow.TRANSFER_OUT: _("transfer out"), Flow.TRANSFER_IN: _("transfer in"), Flow.SALE: _("sale"),
+             Flow.PURCHASE: _("purchase"), Flow.SALARY: _("salary"), Flow.EXPENDITURE: _("expenditure"),
+             Flow.CONFISCATED: _("confiscated")}
+    return words[flow]
 
 
 def codes(area: str) -> str:
@@ -98,12 +136,12 @@ def owner_text(owner: Owner | None, board: Board | None = None, at: str | None =
     """A power's name, an independent state (``independent``, where ``at`` is its native area;
     else ``independent Siena (sie)``, by its native area), or ``nobody``."""
     if owner is None:
-        return "nobody"
+        return _("nobody")
     if not isinstance(owner, Independent):
         return owner
     if at is not None and owner.native == at:
-        return "independent"
-    return f"independent {named(board)(owner.native) if board is not None else owner.native}"
+        return _("independent")
+    return _("independent {area}", area=named(board)(owner.native) if board is not None else owner.native)
 
 
 def unit_text(unit: Unit, owner: bool = True, board: Board | None = None) -> str:
@@ -117,12 +155,7 @@ def unit_text(unit: Unit, owner: bool = True, board: Board | None = None) -> str
 
 
 def _ducats(amount: int) -> str:
-    return counted(amount, "ducat")
-
-
-def _cities(count: int) -> str:
-    """``1 city``, ``2 cities`` (`counted` adds an s)."""
-    return f"{count} {'city' if count == 1 else 'cities'}"
+    return ngettext("{count} ducat", "{count} ducats", amount)
 
 
 # -- orders, as their letters write them ------------------------------------------------------------
@@ -232,23 +265,27 @@ def area_lines(board: Board, per_line: int = 2) -> list[str]:
     """Every area's code and name, as letters may name them, and its city (the start mail)."""
     cells = [f"{code:<4} {area.name}{_city(board, code)}" for code, area in sorted(board.areas.items())]
     width = max(len(cell) for cell in cells) + 2
-    return ["[F3] a fortified city of income 3 (a garrison may stand there), [c1] an unfortified one, "
-            "p a port:", *("".join(cell.ljust(width) for cell in cells[i:i + per_line]).rstrip()
+    return [_("[F3] a fortified city of income 3 (a garrison may stand there), [c1] an unfortified one, "
+              "p a port:"), *("".join(cell.ljust(width) for cell in cells[i:i + per_line]).rstrip()
                              for i in range(0, len(cells), per_line))]
 
 
 def _player_lines(board: Board, position: Position, player: str) -> list[str]:
     """``player``'s part of the board: its units, provinces and cities, or when it was eliminated."""
     if player in position.eliminated:
-        return [f"  {player}: eliminated in {position.eliminated[player]}"]
+        return ["  " + _("{country}: eliminated in {season}", country=player,
+                         season=season_text(position.eliminated[player]))]
     name = named(board)
     units = [unit_text(u, owner=False, board=board) for u in sorted(position.units_of(player), key=_by_place)]
     provinces = [name(a) for a in sorted(board.areas) if board.areas[a].is_land and position.controller(a) == player]
     cities = [name(a) for a in sorted(board.areas) if board.areas[a].city is not None
               and position.city_controller(a) == player]
-    return [*wrapped(f"  {player}: units ", units or ["none"]),
-            *wrapped(f"    {counted(len(provinces), 'province')}: ", provinces or ["none"], "      "),
-            *wrapped(f"    {_cities(len(cities))}: ", cities or ["none"], "      ")]
+    none = [_("none")]
+    return [*wrapped("  " + _("{country}: units", country=player) + " ", units or none),
+            *wrapped("    " + ngettext("{count} province:", "{count} provinces:", len(provinces)) + " ",
+                     provinces or none, "      "),
+            *wrapped("    " + ngettext("{count} city:", "{count} cities:", len(cities)) + " ", cities or none,
+                     "      ")]
 
 
 def board_lines(board: Board, position: Position) -> list[str]:
@@ -256,30 +293,36 @@ def board_lines(board: Board, position: Position) -> list[str]:
     controls, the independents, the cities no player controls (an independent state's or
     nobody's), the rebellions and the sieges in progress."""
     name = named(board)
-    lines = [f"The board, {position.season}:"]
+    lines = [_("The board, {season}:", season=season_text(position.season))]
     for player in board.powers:
         lines += _player_lines(board, position, player)
     independents = [unit_text(u, owner=not _at_home(u), board=board) for u in sorted(position.units.values(),
                                                                                     key=_by_place)
                     if isinstance(u.owner, Independent)]
     if independents:
-        lines += wrapped("  Independent units: ", independents)
+        lines += wrapped("  " + _("Independent units:") + " ", independents)
     unheld = [(a, position.city_controller(a)) for a in sorted(board.areas) if board.areas[a].city is not None]
     unheld = [(a, owner) for a, owner in unheld if owner is None or isinstance(owner, Independent)]
     if unheld:  # every city's holder is said: a player who cannot see the map reads it here
-        lines += wrapped("  Cities no country controls: ", [
-            f"{name(a)} {'held by nobody' if owner is None else owner_text(owner, board, a)}" for a, owner in unheld])
+        lines += wrapped("  " + _("Cities no country controls:") + " ", [
+            _("{city} held by nobody", city=name(a)) if owner is None else
+            f"{name(a)} {owner_text(owner, board, a)}" for a, owner in unheld])
     if position.rebellions:
-        lines += wrapped("  Rebellions: ", [f"{name(a)} against {owner_text(v, board)}"
-                                           for a, v in sorted(position.rebellions.items())])
+        lines += wrapped("  " + _("Rebellions:") + " ", [_("{area} against {victim}", area=name(a),
+                                                             victim=owner_text(v, board))
+                                                           for a, v in sorted(position.rebellions.items())])
     if position.sieges:
-        lines += wrapped("  Sieges in progress: ", [
-            f"{name(a)} besieged by {owner_text(s.besieger, board)} for {counted(s.seasons, 'season')}"
+        lines += wrapped("  " + _("Sieges in progress:") + " ", [
+            ngettext("{city} besieged by {besieger} for {count} season",
+                     "{city} besieged by {besieger} for {count} seasons", s.seasons, city=name(a),
+                     besieger=owner_text(s.besieger, board))
             for a, s in sorted(position.sieges.items())])
     if position.bans:
-        ends = ("until the spring letters of {} are carried out, 15" if position.phase is Phase.A  # laid in a fall
-                else "until the campaign of {} is over, 15")
-        lines += wrapped("  Excommunicated: ", [f"{p} ({ends.format(s)})" for p, s in sorted(position.bans.items())])
+        lines += wrapped("  " + _("Excommunicated:") + " ", [
+            _("{country} (until the spring letters of {season} are carried out, 15)", country=p,
+              season=season_text(s)) if position.phase is Phase.A else  # laid in a fall
+            _("{country} (until the campaign of {season} is over, 15)", country=p, season=season_text(s))
+            for p, s in sorted(position.bans.items())])
     return lines
 
 
@@ -295,15 +338,21 @@ def _at_home(unit: Unit) -> bool:
 
 def _control(board: Board, changes: Sequence[ControlChange]) -> list[str]:
     name = named(board)
-    return [f"  {name(c.area)}: {owner_text(c.before, board, c.area)} -> {owner_text(c.after, board, c.area)}"
-            for c in changes]
+    return ["  " + _("{area}: {before} -> {after}", area=name(c.area), before=owner_text(c.before, board, c.area),
+                     after=owner_text(c.after, board, c.area)) for c in changes]
 
 
 def _rebellions(board: Board, started: Iterable[RebellionStart], ended: Iterable[RebellionEnd]) -> list[str]:
     name = named(board)
-    lines = [f"  {name(r.area)} rebels against {owner_text(r.victim, board)}: {r.reason.value}" for r in started]
-    return lines + [f"  {name(r.area)} no longer rebels against {owner_text(r.victim, board)}: {r.reason.value}"
-                    for r in ended]
+    lines = ["  " + _("{area} rebels against {victim}: {reason}", area=name(r.area), victim=owner_text(r.victim, board),
+                      reason=said(r.reason.value)) for r in started]
+    return lines + ["  " + _("{area} no longer rebels against {victim}: {reason}", area=name(r.area),
+                             victim=owner_text(r.victim, board), reason=said(r.reason.value)) for r in ended]
+
+
+def _reasoned(what: str, reason: Reason) -> str:
+    """A line of a section: what (a unit, an order, a country), then why, in the reader's language."""
+    return "  " + _("{what}: {reason}", what=what, reason=said(reason.value))
 
 
 def _section(title: str, lines: list[str]) -> list[str]:
@@ -314,38 +363,43 @@ def opening_lines(board: Board, opening: SpringOpening, anticipated: Mapping[str
     """A.1 and A.2 (public): the garrisons that sprang up, each player's income, and the
     anticipated treasuries, said what they are."""
     name = named(board)
-    lines = [f"{opening.season}, A.1 and A.2:"]
-    lines += [f"  An independent garrison sprang up in {name(u.area)} (16, M46)" for u in opening.sprung]
+    lines = [_("{season}, A.1 and A.2:", season=season_text(opening.season))]
+    lines += ["  " + _("An independent garrison sprang up in {area} (16, M46)", area=name(u.area))
+              for u in opening.sprung]
     lines += _rebellions(board, (), opening.rebellions_ended)
     lines += _control(board, opening.control_changes)
-    lines += wrapped("  Incomes (5.1, 5.2): ", [f"{p} {_income(i)}" for p, i in sorted(opening.incomes.items())])
-    lines += wrapped("  Anticipated treasuries (2, A.2): ", [f"{p} {v}" for p, v in sorted(anticipated.items())])
-    lines += wrapped(f"    ({ANTICIPATED})", [], "     ")
+    lines += wrapped("  " + _("Incomes (5.1, 5.2):") + " ", [f"{p} {_income(i)}"
+                                                              for p, i in sorted(opening.incomes.items())])
+    lines += wrapped("  " + _("Anticipated treasuries (2, A.2):") + " ", [f"{p} {v}"
+                                                                          for p, v in sorted(anticipated.items())])
+    lines += wrapped(f"    ({anticipated_words()})", [], "     ")
     return lines
 
 
 def _income(income: Income) -> str:
-    return f"{income.total} (tax {income.tax}, trade {income.trade})"
+    return _("{total} (tax {tax}, trade {trade})", total=income.total, tax=income.tax, trade=income.trade)
 
 
 def income_lines(board: Board, season: Season, income: Income) -> list[str]:
     """A player's income of an A.2, area by area (5.1, 5.2, 14): each province, city and sea that
     paid it, the Lagoon, and each home country's trade."""
     name = named(board)
-    lines = [f"Your income in {season} (A.2): {_ducats(income.total)}, tax {income.tax} and trade {income.trade}:"]
+    lines = [ngettext("Your income in {season} (A.2): {count} ducat, tax {tax} and trade {trade}:",
+                      "Your income in {season} (A.2): {count} ducats, tax {tax} and trade {trade}:", income.total,
+                      season=season_text(season), tax=income.tax, trade=income.trade)]
     earnings = income.earnings
-    parts = [(Source.PROVINCE, "provinces", "1 each, 5.1"), (Source.CITY, "cities", "5.1"),
-             (Source.SEA, "seas", "1 each, 5.1"), (Source.LAGOON, "the Lagoon", "14")]
-    for source, title, rule in parts:
+    parts = [(Source.PROVINCE, _("provinces {ducats} (1 each, 5.1):")), (Source.CITY, _("cities {ducats} (5.1):")),
+             (Source.SEA, _("seas {ducats} (1 each, 5.1):")), (Source.LAGOON, _("the Lagoon {ducats} (14):"))]
+    for source, title in parts:
         paid = [e for e in earnings if e.source is source]
         if not paid:
             continue
         items = [name(e.where) + (f" {e.ducats}" if source is Source.CITY else "") for e in paid]
-        lines += wrapped(f"  {title} {sum(e.ducats for e in paid)} ({rule}): ", items, "      ")
+        lines += wrapped("  " + title.format(ducats=sum(e.ducats for e in paid)) + " ", items, "      ")
     trade = [e for e in earnings if e.source is Source.TRADE]
     if trade:
-        lines += wrapped(f"  trade {income.trade} (5.2): ", [f"the home country of {e.where} {e.ducats}"
-                                                            for e in trade], "      ")
+        lines += wrapped("  " + _("trade {ducats} (5.2):", ducats=income.trade) + " ", [
+            _("the home country of {country} {ducats}", country=e.where, ducats=e.ducats) for e in trade], "      ")
     return lines
 
 
@@ -356,17 +410,19 @@ def spring_public(board: Board, record: SpringRecord) -> list[str]:
     """What the rules publish of a spring's A.4 to A.7: no money, no order's outcome (8.1)."""
     shown = record.public()
     name = named(board)
-    lines = [f"{record.season}, phase A (A.4 to A.7):"]
-    lines += _section("Provinces traded (chapter 6):", [f"  {name(t.area)}: from {t.seller} to {t.buyer}"
-                                                        for t in shown.trades])
-    lines += _section("Forced taxation (5.3):", [f"  {name(t.area)} was taxed by force and rebels against "
-                                                 f"{owner_text(t.victim, board)}" for t in shown.forced_taxes])
-    lines += _section("Excommunicated (chapter 15):", [f"  {p}" for p in shown.excommunicated])
-    lines += _section("Units raised (7.2):", [f"  {unit_text(u, board=board)}" for u in shown.raised])
-    lines += _section("Units disbanded (7):", [f"  {unit_text(d.unit, board=board)}" for d in shown.disbanded])
-    lines += _section("Control (4.1):", _control(board, shown.control_changes))
+    lines = [_("{season}, phase A (A.4 to A.7):", season=season_text(record.season))]
+    lines += _section(_("Provinces traded (chapter 6):"), [
+        "  " + _("{area}: from {seller} to {buyer}", area=name(t.area), seller=t.seller, buyer=t.buyer)
+        for t in shown.trades])
+    lines += _section(_("Forced taxation (5.3):"), ["  " + _("{area} was taxed by force and rebels against {victim}",
+                                                             area=name(t.area), victim=owner_text(t.victim, board))
+                                                    for t in shown.forced_taxes])
+    lines += _section(_("Excommunicated (chapter 15):"), [f"  {p}" for p in shown.excommunicated])
+    lines += _section(_("Units raised (7.2):"), [f"  {unit_text(u, board=board)}" for u in shown.raised])
+    lines += _section(_("Units disbanded (7):"), [f"  {unit_text(d.unit, board=board)}" for d in shown.disbanded])
+    lines += _section(_("Control (4.1):"), _control(board, shown.control_changes))
     if len(lines) == 1:
-        lines.append("  Nothing changed on the board.")
+        lines.append("  " + _("Nothing changed on the board."))
     return lines
 
 
@@ -377,13 +433,15 @@ def spring_statement(board: Board, record: SpringRecord, player: str, before: in
     name = named(board)
     lines = _treasury(board, before, record.position.treasuries.get(player, 0), mine.movements)
     if default is not None:
-        lines.append(f"You sent no letter: {default.default}.")
-    lines += _section("Your orders, in the order carried out:", [_outcome(board, o) for o in mine.outcomes])
-    lines += _section("Your provinces traded:", [f"  {name(t.area)}: from {t.seller} to {t.buyer} for "
-                                                 f"{_ducats(t.price or 0)}" for t in mine.trades])
-    lines += _section("Your units raised:", [f"  {unit_text(u, owner=False, board=board)}" for u in mine.raised])
-    lines += _section("Your units disbanded:", [f"  {unit_text(d.unit, owner=False, board=board)}: {d.reason.value}"
-                                                for d in mine.disbanded])
+        lines.append(_("You sent no letter: {default}.", default=default_text(default.phase)))
+    lines += _section(_("Your orders, in the order carried out:"), [_outcome(board, o) for o in mine.outcomes])
+    lines += _section(_("Your provinces traded:"), [
+        "  " + ngettext("{area}: from {seller} to {buyer} for {count} ducat",
+                        "{area}: from {seller} to {buyer} for {count} ducats", t.price or 0, area=name(t.area),
+                        seller=t.seller, buyer=t.buyer) for t in mine.trades])
+    lines += _section(_("Your units raised:"), [f"  {unit_text(u, owner=False, board=board)}" for u in mine.raised])
+    lines += _section(_("Your units disbanded:"), [_reasoned(unit_text(d.unit, owner=False, board=board), d.reason)
+                                                   for d in mine.disbanded])
     return lines
 
 
@@ -394,30 +452,36 @@ def campaign_public(board: Board, record: CampaignRecord) -> list[str]:
     """What the rules publish of a campaign (see the module docstring)."""
     shown: Publication = record.public()
     name = named(board)
-    lines = [f"{record.season}, phases D to F:"]
-    lines += _section("Excommunicated (chapter 15):", [f"  {p}" for p in shown.excommunicated])
-    lines += _section("Assassinated (chapter 10):", [f"  the leader of {p}: every unit of {p} holds this campaign"
-                                                     for p in shown.assassinated])
-    lines += _section("Bribes (chapter 12): units that changed sides", [
-        f"  {unit_text(before, board=board)} " + (
-            "was disbanded" if after is None else
-            "is now independent" if isinstance(after.owner, Independent) else f"now belongs to {after.owner}")
+    lines = [_("{season}, phases D to F:", season=season_text(record.season))]
+    lines += _section(_("Excommunicated (chapter 15):"), [f"  {p}" for p in shown.excommunicated])
+    lines += _section(_("Assassinated (chapter 10):"), [
+        "  " + _("the leader of {country}: every unit of {country} holds this campaign", country=p)
+        for p in shown.assassinated])
+    lines += _section(_("Bribes (chapter 12): units that changed sides"), [
+        "  " + (_("{unit} was disbanded", unit=unit_text(before, board=board)) if after is None else
+                _("{unit} is now independent", unit=unit_text(before, board=board))
+                if isinstance(after.owner, Independent) else
+                _("{unit} now belongs to {country}", unit=unit_text(before, board=board), country=after.owner))
         for before, after in shown.bribes])
-    lines += _section("Rebellions (chapter 11):", _rebellions(board, shown.rebellions_started, shown.rebellions_ended))
-    lines += _section("Operations (chapters 9, 13):", operation_lines(board, shown.operations))
-    lines += _section("Retreats chosen by the judge (13.5, App. A):", [_retreat(board, r) for r in shown.retreats])
-    lines += _section("Disbanded:", [f"  {unit_text(d.unit, board=board)}: {d.reason.value}" for d in shown.disbanded])
-    lines += _section("Conversions:", [f"  {unit_text(c.before, board=board)} -> "
-                                       f"{unit_text(c.after, owner=False, board=board)}: {c.reason.value}"
-                                       for c in shown.conversions])
-    lines += _section("Sieges (9.4):", [f"  {name(s.area)} by {owner_text(s.besieger, board)}: {s.reason.value}"
-                                        for s in shown.sieges])
-    lines += _section("Control (4.1):", _control(board, shown.control_changes))
-    lines += _section("Conquests (4.4):", [f"  {c.player} conquered the home country of {c.country}"
-                                           for c in shown.conquests])
-    lines += _section("Home countries lost (4.4):", [f"  {x.player} lost the home country of {x.country}"
-                                                     for x in shown.losses])
-    lines += _section("Eliminated (4.3):", [f"  {p}: {why.value}" for p, why in shown.eliminated])
+    lines += _section(_("Rebellions (chapter 11):"), _rebellions(board, shown.rebellions_started,
+                                                                shown.rebellions_ended))
+    lines += _section(_("Operations (chapters 9, 13):"), operation_lines(board, shown.operations))
+    lines += _section(_("Retreats chosen by the judge (13.5, App. A):"), [_retreat(board, r) for r in shown.retreats])
+    lines += _section(_("Disbanded:"), [_reasoned(unit_text(d.unit, board=board), d.reason)
+                                        for d in shown.disbanded])
+    lines += _section(_("Conversions:"), [
+        _reasoned(f"{unit_text(c.before, board=board)} -> {unit_text(c.after, owner=False, board=board)}", c.reason)
+        for c in shown.conversions])
+    lines += _section(_("Sieges (9.4):"), ["  " + _("{city} by {besieger}: {reason}", city=name(s.area),
+                                                    besieger=owner_text(s.besieger, board), reason=said(s.reason.value))
+                                           for s in shown.sieges])
+    lines += _section(_("Control (4.1):"), _control(board, shown.control_changes))
+    lines += _section(_("Conquests (4.4):"), ["  " + _("{country} conquered the home country of {home}",
+                                                       country=c.player, home=c.country) for c in shown.conquests])
+    lines += _section(_("Home countries lost (4.4):"), ["  " + _("{country} lost the home country of {home}",
+                                                                 country=x.player, home=x.country)
+                                                        for x in shown.losses])
+    lines += _section(_("Eliminated (4.3):"), [_reasoned(p, why) for p, why in shown.eliminated])
     if shown.end is not None:
         lines += ["", *end_lines(shown.end.winners, shown.end.ranking, shown.end.agreed)]
     if shown.opening is not None:
@@ -428,20 +492,28 @@ def campaign_public(board: Board, record: CampaignRecord) -> list[str]:
 def end_lines(winners: Sequence[str], ranking: Sequence[Standing], agreed: Proposal | None = None) -> list[str]:
     """Victory, or the end the survivors agreed on, and the ranking (4.2, M6, M7, M64)."""
     if agreed is not None:
-        lines = [f"Draw (M64): the surviving players all voted for a draw; {', '.join(winners)} share first place."
+        lines = [_("Draw (M64): the surviving players all voted for a draw; {countries} share first place.",
+                   countries=", ".join(winners))
                  if agreed.to is None else
-                 f"Concession (M64): the surviving players all voted to concede the game to {agreed.to}, which ranks "
-                 "first."]
+                 _("Concession (M64): the surviving players all voted to concede the game to {country}, which ranks "
+                   "first.", country=agreed.to)]
+    elif len(winners) == 1:
+        lines = [_("Victory (4.2): {country} wins.", country=winners[0])]
+    elif winners:
+        lines = [_("Victory (4.2): {countries} share the victory.", countries=", ".join(winners))]
     else:
-        lines = [f"Victory (4.2): {' and '.join(winners)} {'wins' if len(winners) == 1 else 'share the victory'}."
-                 if winners else "Nobody won."]
-    lines.append("Ranking (4.2: cities counted, provinces, tax income, treasury):")
+        lines = [_("Nobody won.")]
+    lines.append(_("Ranking (4.2: cities counted, provinces, tax income, treasury):"))
     for s in ranking:
         if s.eliminated is not None:
-            lines.append(f"  {s.rank}. {s.player}: eliminated in {s.eliminated}")
+            lines.append("  " + _("{rank}. {country}: eliminated in {season}", rank=s.rank, country=s.player,
+                                  season=season_text(s.eliminated)))
         else:
-            lines.append(f"  {s.rank}. {s.player}: {_cities(s.cities)}, "
-                         f"{counted(s.provinces, 'province')}, tax {s.tax}, treasury {s.treasury}")
+            lines.append("  " + _("{rank}. {country}: {cities}, {provinces}, tax {tax}, treasury {treasury}",
+                                  rank=s.rank, country=s.player,
+                                  cities=ngettext("{count} city", "{count} cities", s.cities),
+                                  provinces=ngettext("{count} province", "{count} provinces", s.provinces),
+                                  tax=s.tax, treasury=s.treasury))
     return lines
 
 
@@ -455,9 +527,9 @@ def operation_lines(board: Board, results: Sequence[OrderResult]) -> list[str]:
                    if r.reason is Reason.INDEPENDENT]
     lines = [_operation(board, r, results) for r in results if r not in quiet]
     if idle:
-        lines += wrapped("  Held, no order given (9.2, M50): ", idle)
+        lines += wrapped("  " + _("Held, no order given (9.2, M50):") + " ", idle)
     if independent:
-        lines += wrapped("  Independent units held, unbribed (16, M33): ", independent)
+        lines += wrapped("  " + _("Independent units held, unbribed (16, M33):") + " ", independent)
     return lines
 
 
@@ -466,29 +538,35 @@ def _operation(board: Board, r: OrderResult, results: Sequence[OrderResult] = ()
     by an automatic support (M44) says so, and so does the unit it forced out."""
     name = named(board)
     done = spelled(r.operation, name)
-    written = "no order" if r.order is None else spelled(r.order, name)
-    what = done if written in (done, "no order") else f"{written}, carried out as {done}"
-    helped = f"; with {_supports(r.automatic)}" if r.succeeded and r.automatic else ""
-    fate = ""
+    written = None if r.order is None else spelled(r.order, name)
+    what = done if written in (done, None) else _("{written}, carried out as {done}", written=written, done=done)
+    line = "  " + _("{owner} {order}: {reason}", owner=owner_text(r.unit.owner, board, r.unit.area), order=what,
+                    reason=said(r.reason.value))
+    if r.succeeded and r.automatic:
+        line += _("; with {supports}", supports=_supports(r.automatic))
     if r.dislodged_from is not None:
         attacker = next((a for a in results if a.unit.area == r.dislodged_from and not a.unit.place.city
                          and a.automatic and a.succeeded), None)
-        fate = f"; attacked from {name(r.dislodged_from)}" + (
-            f", an attack with {_supports(attacker.automatic)}" if attacker is not None else "")
-    return f"  {owner_text(r.unit.owner, board, r.unit.area)} {what}: {r.reason.value}{helped}{fate}"
+        line += (_("; attacked from {area}", area=name(r.dislodged_from)) if attacker is None else
+                 _("; attacked from {area}, an attack with {supports}", area=name(r.dislodged_from),
+                   supports=_supports(attacker.automatic)))
+    return line
 
 
 def _supports(automatic: Sequence[Automatic]) -> str:
     """``the rebellion's automatic support (11.2, M44)``, and the garrison's after it."""
-    return " and ".join(a.value for a in automatic)
+    if len(automatic) == 2:
+        return _("{first} and {second}", first=said(automatic[0].value), second=said(automatic[1].value))
+    return ", ".join(said(a.value) for a in automatic)
 
 
 def _retreat(board: Board, r: Retreat) -> str:
     name = named(board)
-    where = "eliminated" if r.to is None else (
-        f"converted into the city of {name(r.to.area)}" if r.to.kind is UnitKind.GARRISON and r.unit.kind is not
-        UnitKind.GARRISON else f"to {name(r.to.area)}")
-    return f"  {unit_text(r.unit, board=board)} (attacked from {name(r.attacked_from)}): {where}: {r.reason.value}"
+    where = _("eliminated") if r.to is None else (
+        _("converted into the city of {area}", area=name(r.to.area)) if r.to.kind is UnitKind.GARRISON and
+        r.unit.kind is not UnitKind.GARRISON else _("to {area}", area=name(r.to.area)))
+    return "  " + _("{unit} (attacked from {area}): {where}: {reason}", unit=unit_text(r.unit, board=board),
+                    area=name(r.attacked_from), where=where, reason=said(r.reason.value))
 
 
 def campaign_statement(board: Board, record: CampaignRecord, player: str, before: int,
@@ -497,41 +575,44 @@ def campaign_statement(board: Board, record: CampaignRecord, player: str, before
     report = record.for_player(player)
     lines = _treasury(board, before, report.treasury, report.movements)
     if default is not None:
-        lines.append(f"You sent no letter: {default.default}.")
-    lines += _section("Your expenditures and permissions, in the order carried out:",
+        lines.append(_("You sent no letter: {default}.", default=default_text(default.phase)))
+    lines += _section(_("Your expenditures and permissions, in the order carried out:"),
                       [_outcome(board, o) for o in report.outcomes])
     bribes = []
     for b in report.bribed:
-        after = ("disbanded" if b.after is None else "operated as you ordered" if b.after == b.before
-                 else f"now {unit_text(b.after, board=board)}")
+        after = (_("disbanded") if b.after is None else _("operated as you ordered") if b.after == b.before
+                 else _("now {unit}", unit=unit_text(b.after, board=board)))
         if b.briber == player:
-            bribes.append(f"  your bribe ({b.kind.value}) took: {unit_text(b.before, board=board)} {after}")
+            bribes.append("  " + _("your bribe ({kind}) took: {unit} {after}", kind=b.kind.value,
+                                   unit=unit_text(b.before, board=board), after=after))
         else:
-            bribes.append(f"  your {unit_text(b.before, owner=False, board=board)} was bribed: {after}")
-    lines += _section("Bribes:", bribes)
-    lines += _section("Your units in phase F:", [_operation(board, r, record.action.results)
-                                                 for r in report.operations])
+            bribes.append("  " + _("your {unit} was bribed: {after}",
+                                   unit=unit_text(b.before, owner=False, board=board), after=after))
+    lines += _section(_("Bribes:"), bribes)
+    lines += _section(_("Your units in phase F:"), [_operation(board, r, record.action.results)
+                                                    for r in report.operations])
     # Quoted as written, in codes: they were never carried out, and spelled with names a letter's
     # routes (`MAX_LETTER` characters) grew eightfold in each statement (issue 55's megabyte).
-    ignored = [f"  {spelled(i.order)}: {i.reason.value}" for i in record.action.ignored if i.player == player]
-    lines += _section("Your orders for units you did not command:", ignored)
-    lines += _section("Your retreats, as the judge chose them (13.5, App. A):",
+    ignored = [_reasoned(spelled(i.order), i.reason) for i in record.action.ignored if i.player == player]
+    lines += _section(_("Your orders for units you did not command:"), ignored)
+    lines += _section(_("Your retreats, as the judge chose them (13.5, App. A):"),
                       [_retreat(board, r) for r in report.retreats])
-    lines += _section("Your units disbanded:", [f"  {unit_text(d.unit, owner=False, board=board)}: {d.reason.value}"
-                                                for d in report.disbanded])
+    lines += _section(_("Your units disbanded:"), [_reasoned(unit_text(d.unit, owner=False, board=board), d.reason)
+                                                   for d in report.disbanded])
     if record.opening is not None and player in record.opening.incomes:
         lines += income_lines(board, record.opening.season, record.opening.incomes[player])
     return lines
 
 
 def _treasury(board: Board, before: int, after: int, movements: Sequence[Movement]) -> list[str]:
-    lines = [f"Your treasury: {_ducats(before)} before, {_ducats(after)} now."]
+    lines = [_("Your treasury: {before} before, {after} now.", before=_ducats(before), after=_ducats(after))]
     for m in movements:
-        what = (f"{m.flow.value} at the campaign's end" if m.phase == "end"  # 4.3's confiscation
-                else f"{m.phase} {m.flow.value}")
-        lines.append(f"  {m.amount:+d} {what}: {_detail(board, m)}")
+        what = (_("{flow} at the campaign's end", flow=flow_text(m.flow)) if m.phase == "end"  # 4.3's confiscation
+                else f"{m.phase} {flow_text(m.flow)}")
+        amount = f"{m.amount:+d}"
+        lines.append("  " + _("{amount} {movement}: {detail}", amount=amount, movement=what, detail=_detail(board, m)))
     if not movements:
-        lines.append("  (no movement)")
+        lines.append("  " + _("(no movement)"))
     return lines
 
 
@@ -540,20 +621,32 @@ def _detail(board: Board, movement: Movement) -> str:
     moved it, that order's."""
     order, name = movement.order, named(board)
     if isinstance(order, Purchase):
-        return f"{name(order.area)} bought from {order.seller}"
+        return _("{area} bought from {country}", area=name(order.area), country=order.seller)
     if isinstance(order, Sell):
-        return f"{name(order.area)} sold to {order.buyer}"
+        return _("{area} sold to {country}", area=name(order.area), country=order.buyer)
     if isinstance(order, ForcedTax):
-        return f"{name(order.area)} taxed by force"
+        return _("{area} taxed by force", area=name(order.area))
     if order is not None and movement.flow in (Flow.SALARY, Flow.EXPENDITURE):
         return spelled(order, name)
-    return movement.detail
+    detail = movement.detail  # the core's words (`core.ledger`, `core.spring`), said in the reader's language
+    if detail.startswith("transfer to "):
+        return _("transfer to {country}", country=detail.removeprefix("transfer to "))
+    if detail.startswith("transfer from "):
+        return _("transfer from {country}", country=detail.removeprefix("transfer from "))
+    fixed = {"tax income (5.1)": _("tax income (5.1)"), "trade income (5.2)": _("trade income (5.2)"),
+             "eliminated (4.3)": _("eliminated (4.3)")}
+    return fixed.get(detail, detail)
 
 
 def _outcome(board: Board, o: OrderOutcome) -> str:
-    done = "carried out" if o.succeeded else "not carried out"
-    charged = f"charged {_ducats(o.charged)}" if o.charged else "not charged"
-    return f"  {spelled(o.order, named(board))} ({o.phase}): {done}, {charged}: {o.reason.value}"
+    if o.succeeded:
+        done = (ngettext("carried out, charged {count} ducat", "carried out, charged {count} ducats", o.charged)
+                if o.charged else _("carried out, not charged"))
+    else:
+        done = (ngettext("not carried out, charged {count} ducat", "not carried out, charged {count} ducats",
+                         o.charged) if o.charged else _("not carried out, not charged"))
+    return "  " + _("{order} ({phase}): {done}: {reason}", order=spelled(o.order, named(board)), phase=o.phase,
+                    done=done, reason=said(o.reason.value))
 
 
 # -- the game's page: the year's money ----------------------------------------------------------------
@@ -567,11 +660,14 @@ def yearly_lines(board: Board, springs: Sequence[tuple[Position, Position]]) -> 
     secret: transfers, trades' prices and expenditures are not in it."""
     if not springs:
         return []
-    lines = [*textwrap.wrap(f"As the rules publish it: income (A.2), forced taxes (A.6), salaries (A.7: {SALARY} for "
-                            f"each unit) and the anticipated treasury after them ({ANTICIPATED}).", WIDTH), ""]
+    lines = [*textwrap.wrap(_("As the rules publish it: income (A.2), forced taxes (A.6), salaries (A.7: {salary} "
+                              "for each unit) and the anticipated treasury after them ({anticipated}).",
+                              salary=SALARY, anticipated=anticipated_words()), WIDTH), ""]
     for before, after in springs:
-        lines.append(f"{before.season.year} (the spring letters of {before.season}):")
-        lines.append(f"  {'country':<20}{'income':>8}{'forced':>8}{'salaries':>10}{'anticipated':>13}")
+        lines.append(_("{year} (the spring letters of {season}):", year=before.season.year,
+                       season=season_text(before.season)))
+        lines.append(f"  {_('country'):<20}{_('income'):>8}{_('forced'):>8}{_('salaries'):>10}"
+                     f"{_('anticipated'):>13}")
         for player in board.powers:
             if player in before.eliminated:
                 continue
@@ -598,13 +694,12 @@ def _income_at(board: Board, position: Position, player: str) -> int:
 def letter_lines(orders: Sequence[str], kept: Sequence[str], number: int) -> list[str]:
     """A player's letter standing in the open phase (STATUS, the briefing)."""
     if not orders:
-        return ["Your letter: an empty one (no order), which does what the defaults do (17.2, M50)"
-                if number else "Your letter: none yet (without one the judge applies the defaults, 17.2, M50)"]
-    head = "Your letter" + (" (corrected: it may not be corrected again, 17.1, M35)" if number > 1
-                            else " (you may correct it once before the deadline, 17.1, M35)")
-    lines = [f"{head}:"]
-    lines += [f"  {order}" + (" (a transfer of your first letter: it stands, 17.1)" if order in kept else "")
-              for order in orders]
+        return [_("Your letter: an empty one (no order), which does what the defaults do (17.2, M50)")
+                if number else _("Your letter: none yet (without one the judge applies the defaults, 17.2, M50)")]
+    lines = [_("Your letter (corrected: it may not be corrected again, 17.1, M35):") if number > 1
+             else _("Your letter (you may correct it once before the deadline, 17.1, M35):")]
+    lines += ["  " + (_("{order} (a transfer of your first letter: it stands, 17.1)", order=order) if order in kept
+                      else order) for order in orders]
     return lines
 
 
@@ -619,7 +714,7 @@ def form_parts(board: Board, position: Position, country: str) -> tuple[list[str
     and a raise line per unit it may raise (3 ducats), with the places where it may.  A campaign letter:
     the expenditures' prices and a line for each, the units its bribes reach with each bribe's minimum,
     then an order line per unit, with the orders it may be given."""
-    treasury = f"Treasury: {_ducats(position.treasuries.get(country, 0))}."
+    treasury = ngettext("Treasury: {count} ducat.", "Treasury: {count} ducats.", position.treasuries.get(country, 0))
     units = sorted(position.units_of(country), key=lambda unit: unit_text(unit, owner=False))
     if position.phase is Phase.A:
         notes, lines = _spring_form(board, position, country, units)
@@ -629,48 +724,51 @@ def form_parts(board: Board, position: Position, country: str) -> tuple[list[str
 
 
 def _spring_form(board: Board, position: Position, country: str, units: Sequence[Unit]) -> tuple[list[str], list[str]]:
-    notes = ["A transfer line: replace its first _ with an amount, its second with a country (A.4)."]
+    notes = [_("A transfer line: replace its first _ with an amount, its second with a country (A.4).")]
     lines = ["transfer _ to _"]
     if units:
-        notes += [f"Each unit you keep costs {SALARY} ducats (A.7): replace the _ of its line with pay to keep it, "
-                  "or with disband.",
-                  "Once you pay, disband or raise a unit, the units you leave off are disbanded (M12); if you do "
-                  "none of these, every unit is paid as far as your treasury goes, garrisons first (M50)."]
+        notes += [_("Each unit you keep costs {salary} ducats (A.7): replace the _ of its line with pay to keep it, "
+                    "or with disband.", salary=SALARY),
+                  _("Once you pay, disband or raise a unit, the units you leave off are disbanded (M12); if you do "
+                    "none of these, every unit is paid as far as your treasury goes, garrisons first (M50).")]
         lines += [f"_ {unit_text(unit, owner=False)}" for unit in units]
     raised = raisings(board, position, country)
     provinces = len({order.area for order in raised})
     first = position.season == board.start.season
     if provinces:
         if first:
-            notes.append(f"In this first spring you may raise at most {counted(board.first_builds, 'unit')} "
-                         "(3, M48).")
-        notes.append(f"A raise line: replace its _ with a unit to raise, {SALARY} ducats each, one a province at "
-                     "most (7.2), from these:")
-        notes += note_list("Raise", [str(order).removeprefix("raise ") for order in raised])
+            notes.append(ngettext("In this first spring you may raise at most {count} unit (3, M48).",
+                                  "In this first spring you may raise at most {count} units (3, M48).",
+                                  board.first_builds))
+        notes.append(_("A raise line: replace its _ with a unit to raise, {salary} ducats each, one a province at "
+                       "most (7.2), from these:", salary=SALARY))
+        notes += note_list(_("Raise"), [str(order).removeprefix("raise ") for order in raised])
         lines += ["raise _"] * (min(provinces, board.first_builds) if first else provinces)
-    notes.append("Trades (A.5) and forced taxation (A.6) are written as HELP syntax shows.")
+    notes.append(_("Trades (A.5) and forced taxation (A.6) are written as HELP syntax shows."))
     return notes, lines
 
 
 def _campaign_form(board: Board, position: Position, country: str,
                    units: Sequence[Unit]) -> tuple[list[str], list[str]]:
-    notes = ["Expenditures are carried out in phase D, each paid in full or not at all (8.1).",
-             f"Prices: a bodyguard costs {BODYGUARD} ducats or more by threes, an assassination {ASSASSINATION} "
-             f"or more by threes (10); a counter-bribe {COUNTER_BRIBE} or more by threes (12); a rebellion 15, 9 "
-             f"or 3, a pacification {PACIFICATION} (11).",
-             "Rebellions, pacifications and permissions (allow) have no line here: HELP syntax shows how to write "
-             "them.",
-             "A bribe line: the amount, then operate, disband, buy or independent, then the unit, each bribe at "
-             "its minimum or more by threes (12)."]
+    notes = [_("Expenditures are carried out in phase D, each paid in full or not at all (8.1)."),
+             _("Prices: a bodyguard costs {bodyguard} ducats or more by threes, an assassination {assassination} "
+               "or more by threes (10); a counter-bribe {counter} or more by threes (12); a rebellion 15, 9 "
+               "or 3, a pacification {pacification} (11).", bodyguard=BODYGUARD, assassination=ASSASSINATION,
+               counter=COUNTER_BRIBE, pacification=PACIFICATION),
+             _("Rebellions, pacifications and permissions (allow) have no line here: HELP syntax shows how to write "
+               "them."),
+             _("A bribe line: the amount, then operate, disband, buy or independent, then the unit, each bribe at "
+               "its minimum or more by threes (12).")]
     reach = bribes_in_reach(board, position, country)
-    notes.append("Your units and home country reach these units, at these minimums:" if reach else
-                 "No unit is in your reach now (M36): another country's permission may bring some (M51).")
-    notes += [f"Bribe {unit_text(unit, owner=False)}: " + ", ".join(f"{kind.value} {price}" for kind, price in offers)
+    notes.append(_("Your units and home country reach these units, at these minimums:") if reach else
+                 _("No unit is in your reach now (M36): another country's permission may bring some (M51)."))
+    notes += [_("Bribe {unit}: {offers}", unit=unit_text(unit, owner=False),
+                offers=", ".join(f"{kind.value} {price}" for kind, price in offers))
               for unit, offers in reach]
     lines = ["transfer _ to _", "bodyguard _", "assassinate _ _", "bribe _ _ _", "counter-bribe _ _"]
     if units:
-        notes.append("Each unit's line: replace its _ with its order (9). An army or fleet may also support (S) "
-                     "an area it may advance into, for itself or a country (9.5). Your units may:")
+        notes.append(_("Each unit's line: replace its _ with its order (9). An army or fleet may also support (S) "
+                       "an area it may advance into, for itself or a country (9.5). Your units may:"))
         for unit in units:
             ref = str(UnitRef(unit.kind, unit.area))
             notes += note_list(unit_text(unit, owner=False), [str(order).removeprefix(ref).strip()
@@ -682,5 +780,5 @@ def _campaign_form(board: Board, position: Position, country: str,
 
 def season_words(season: Season, letter: str) -> str:
     """``the spring letter of Spring 1454 (A orders)``."""
-    return (f"the spring letter of {season} (A orders)" if letter == "A"
-            else f"the campaign letter of {season} (C orders)")
+    return (_("the spring letter of {season} (A orders)", season=season_text(season)) if letter == "A"
+            else _("the campaign letter of {season} (C orders)", season=season_text(season)))

@@ -30,22 +30,26 @@ from judge.games.machiavelli.core.board import Board
 from judge.games.machiavelli.core.expenditures import Bribe, BribeKind, Dismiss, LetterOrder, Pay, Raise, Transfer
 from judge.games.machiavelli.core.orders import Order, UnitRef
 from judge.games.machiavelli.core.position import Phase, Place, Position
+from judge.games.machiavelli.core.results import _
 from judge.games.machiavelli.core.spring import unfit_to_raise
 
 
 class Caveat(Enum):
-    """What an order of a letter will come to, worth correcting; ``{}`` is the unit concerned."""
+    """What an order of a letter will come to, worth correcting; ``{unit}`` is the unit concerned, ``{why}``
+    the rule's reason (each marked for the kind's catalogue: `judge.games.machiavelli.views.caution_text`
+    writes it in the reader's language)."""
 
-    LEFT_OFF = ("payment orders are written, and they leave out {}: units not listed are disbanded (7.1, M12); "
-                "add pay orders to keep them")
-    PAID_TWICE = "{} is named by an earlier payment order: this one contradicts it and is not carried out (8.1)"
-    TWO_ORDERS = "{} is given another order in this letter: a unit given two orders holds (8.2)"
-    NOT_YOURS = ("{} is not yours and no bribe of this letter would make it yours: the order will be ignored "
-                 "(8.2, M50)")
-    NOT_YOURS_TO_PAY = "you have no {}: the order will not be carried out (7)"
-    NO_SUCH_UNIT = "no {} stands there: the order will be ignored (8.2)"
-    NO_DUCATS = "a transfer is of whole ducats, 1 or more: this one will not be carried out (8.1, M31)"
-    CANNOT_RAISE = "{} cannot be raised there: {}"
+    LEFT_OFF = _("payment orders are written, and they leave out {unit}: units not listed are disbanded (7.1, "
+                 "M12); add pay orders to keep them")
+    PAID_TWICE = _("{unit} is named by an earlier payment order: this one contradicts it and is not carried out "
+                   "(8.1)")
+    TWO_ORDERS = _("{unit} is given another order in this letter: a unit given two orders holds (8.2)")
+    NOT_YOURS = _("{unit} is not yours and no bribe of this letter would make it yours: the order will be ignored "
+                  "(8.2, M50)")
+    NOT_YOURS_TO_PAY = _("you have no {unit}: the order will not be carried out (7)")
+    NO_SUCH_UNIT = _("no {unit} stands there: the order will be ignored (8.2)")
+    NO_DUCATS = _("a transfer is of whole ducats, 1 or more: this one will not be carried out (8.1, M31)")
+    CANNOT_RAISE = _("{unit} cannot be raised there: {why}")
 
 
 @dataclass(frozen=True)
@@ -58,7 +62,7 @@ class Caution:
     why: str = ""  # the rule's reason, where the caveat quotes one
 
     def __str__(self) -> str:
-        return self.caveat.value.format(self.subject, self.why)
+        return self.caveat.value.format(unit=self.subject, why=self.why)
 
 
 def review(board: Board, position: Position, player: str, letter: Sequence[LetterOrder]) -> tuple[Caution, ...]:

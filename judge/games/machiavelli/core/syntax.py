@@ -96,6 +96,7 @@ from judge.games.machiavelli.core.orders import (
     UnitRef,
 )
 from judge.games.machiavelli.core.position import Independent, Owner, UnitKind
+from judge.language import gettext as _
 
 
 @dataclass(frozen=True)
@@ -175,8 +176,8 @@ class _Names:
             return None
         found = sorted({code for key, code in self.areas.items() if key.startswith(word)})
         if len(found) > 1:
-            raise _Unclear(f"{_quoted(word)} could be any of {', '.join(found)}: write more of the name",
-                           "AMBIGUOUS_AREA")
+            raise _Unclear(_("{word} could be any of {areas}: write more of the name", word=_quoted(word),
+                             areas=", ".join(found)), "AMBIGUOUS_AREA")
         return found[0] if found else None
 
 
@@ -260,8 +261,8 @@ class _Scan:
             self.at += 1
             return code
         if self.more():
-            raise _Unclear(f"no area is called {_quoted(self.peek())}", "UNKNOWN_AREA")
-        raise _Unclear("an area is missing", "AREA_MISSING")
+            raise _Unclear(_("no area is called {word}", word=_quoted(self.peek())), "UNKNOWN_AREA")
+        raise _Unclear(_("an area is missing"), "AREA_MISSING")
 
     def coast(self) -> str | None:
         word = self.peek()
@@ -279,13 +280,13 @@ class _Scan:
                 return power
         word = self.peek()
         if word:
-            raise _Unclear(f"no player is called {_quoted(word)}", "UNKNOWN_PLAYER")
-        raise _Unclear("a player's name is missing", "PLAYER_MISSING")
+            raise _Unclear(_("no player is called {word}", word=_quoted(word)), "UNKNOWN_PLAYER")
+        raise _Unclear(_("a player's name is missing"), "PLAYER_MISSING")
 
     def unit(self) -> UnitRef:
         kind = self.take(KINDS)
         if kind is None:
-            raise _Unclear("a unit is written A, F or G and its area (A Flo)")
+            raise _Unclear(_("a unit is written A, F or G and its area (A Flo)"))
         return UnitRef(KINDS[kind], self.area())
 
     def amount(self) -> int | None:
@@ -293,7 +294,8 @@ class _Scan:
         for i, word in enumerate(self.words):
             if word.isdigit() and i >= self.at:
                 if len(word.lstrip("0")) > len(str(MAX_AMOUNT)) or int(word) > MAX_AMOUNT:
-                    raise _Unclear(f"an amount is at most {MAX_AMOUNT:,} ducats", "AMOUNT_TOO_LARGE")
+                    most = f"{MAX_AMOUNT:,}"
+                    raise _Unclear(_("an amount is at most {most} ducats", most=most), "AMOUNT_TOO_LARGE")
                 del self.words[i]
                 if i < len(self.words) and self.words[i] in ("ducats", "ducat"):
                     del self.words[i]
@@ -303,7 +305,7 @@ class _Scan:
     def end(self) -> None:
         self.skip(*FILLERS)
         if self.more():
-            raise _Unclear(f"cannot read {_quoted(' '.join(self.words[self.at:]))}")
+            raise _Unclear(_("cannot read {words}", words=_quoted(" ".join(self.words[self.at:]))))
 
 
 _NUMBERING = re.compile(r"^(expense\s*\d*\s*:|\(?\d+[.)]|[-*\u2022])\s*", re.IGNORECASE)
@@ -331,8 +333,9 @@ def parse_letter(text: str, board: Board) -> tuple[tuple[LetterOrder, ...], tupl
     problems: list[Problem] = []
     for number, raw in enumerate(text.splitlines(), start=1):
         if len(raw) > MAX_LINE:
-            problems.append(Problem(number, raw.strip()[:MAX_LINE], f"a line holds at most {MAX_LINE:,} characters: "
-                                    "no order is longer", "LINE_TOO_LONG"))
+            most = f"{MAX_LINE:,}"
+            problems.append(Problem(number, raw.strip()[:MAX_LINE], _("a line holds at most {most} characters: no "
+                                                                      "order is longer", most=most), "LINE_TOO_LONG"))
             continue
         line = raw.split("#", 1)[0].strip()
         if not line or line.endswith(":"):
@@ -385,7 +388,7 @@ def parse_line(line: str, board: Board) -> LetterOrder | None:
     if handler is None:
         if first == "none":
             return None
-        raise _Unclear("no order begins so: an operation begins with A, F or G; see the syntax for the rest")
+        raise _Unclear(_("no order begins so: an operation begins with A, F or G; see the syntax for the rest"))
     scan.at += 1
     order = handler(scan)
     scan.end()
@@ -414,7 +417,8 @@ def _operation(scan: _Scan) -> Order:
     elif verb in CONVERT:
         order = _convert(scan, unit)
     else:
-        raise _Unclear(f"{_quoted(verb)} is no order: H, -, S, T, B or C" if verb else "the order is missing")
+        raise _Unclear(_("{word} is no order: H, -, S, T, B or C", word=_quoted(verb)) if verb else
+                       _("the order is missing"))
     scan.end()
     return order
 
@@ -426,10 +430,10 @@ def _advance(scan: _Scan, unit: UnitRef) -> Advance:
     most = len(scan.board.areas) - 1  # every area but the one the unit leaves, each passed through once
     while scan.take({"-"}):
         if coast is not None:
-            raise _Unclear("a coast is named only for the last area")
+            raise _Unclear(_("a coast is named only for the last area"))
         if len(chain) == most:
-            raise _Unclear(f"a route names at most {most} areas: a unit passes through each area of the board "
-                           f"({most + 1}) at most once", "ROUTE_TOO_LONG")
+            raise _Unclear(_("a route names at most {most} areas: a unit passes through each area of the board "
+                             "({areas}) at most once", most=most, areas=most + 1), "ROUTE_TOO_LONG")
         chain.append(scan.area())
         coast = scan.coast()
     return Advance(unit, chain[-1], coast, tuple(chain[:-1]))
@@ -481,7 +485,7 @@ def _convert(scan: _Scan, unit: UnitRef) -> Convert:
     else:
         city = scan.board.areas[unit.area].city
         if city is not None and city.port:
-            raise _Unclear("a garrison in a port city converts into A or F: say which")
+            raise _Unclear(_("a garrison in a port city converts into A or F: say which"))
         into = UnitKind.ARMY
     return Convert(unit, into, coast)
 
@@ -489,19 +493,20 @@ def _convert(scan: _Scan, unit: UnitRef) -> Convert:
 # -- expenditures and spring orders -----------------------------------------------------------------------
 
 
-def _needed(amount: int | None, what: str) -> int:
+def _needed(amount: int | None, why: str) -> int:
+    """``amount``, or `_Unclear` saying ``why`` (the order's own sentence: it needs an amount)."""
     if amount is None:
-        raise _Unclear(f"{what} needs an amount of ducats")
+        raise _Unclear(why)
     return amount
 
 
 def _transfer(scan: _Scan) -> LetterOrder:
     if scan.peek() in KINDS:  # "pay A Pis": an A.7 payment
         return Pay(scan.unit())
-    amount = _needed(scan.amount(), "a transfer")
+    amount = _needed(scan.amount(), _("a transfer needs an amount of ducats"))
     scan.skip("ducats", "ducat")
     if not scan.take({"to"}):
-        raise _Unclear("a transfer is written: transfer 10 to Venice")
+        raise _Unclear(_("a transfer is written: transfer 10 to Venice"))
     return Transfer(scan.power(), amount)
 
 
@@ -511,11 +516,11 @@ def _bribe(scan: _Scan, kind: BribeKind | None = None) -> LetterOrder:
         scan.skip("to")
         word = scan.take(BRIBES)
         if word is None:
-            raise _Unclear("say which bribe: operate, disband, buy or independent")
+            raise _Unclear(_("say which bribe: operate, disband, buy or independent"))
         kind = BRIBES[word]
         scan.skip("to", "into", "independent", "autonomous")
     scan.skip("ducats", "ducat")
-    return Bribe(kind, scan.unit(), _needed(amount, "a bribe"))
+    return Bribe(kind, scan.unit(), _needed(amount, _("a bribe needs an amount of ducats")))
 
 
 def _buy(scan: _Scan) -> LetterOrder:
@@ -524,7 +529,7 @@ def _buy(scan: _Scan) -> LetterOrder:
         scan.take({"from"})
         seller = scan.power()
         scan.skip("for")
-        return Purchase(area, seller, _needed(scan.amount(), "a purchase"))
+        return Purchase(area, seller, _needed(scan.amount(), _("a purchase needs an amount of ducats")))
     return _bribe(scan, BribeKind.BUY)
 
 
@@ -535,19 +540,19 @@ def _disband(scan: _Scan) -> LetterOrder:
 
 
 def _counter(scan: _Scan) -> LetterOrder:
-    amount = _needed(scan.amount(), "a counter-bribe")
+    amount = _needed(scan.amount(), _("a counter-bribe needs an amount of ducats"))
     scan.skip("ducats", "ducat", "on")
     return CounterBribe(scan.unit(), amount)
 
 
 def _assassinate(scan: _Scan) -> LetterOrder:
-    amount = _needed(scan.amount(), "an assassination")
+    amount = _needed(scan.amount(), _("an assassination needs an amount of ducats"))
     scan.skip("ducats", "ducat", "the", "leader", "of")
     return Assassinate(scan.power(), amount)
 
 
 def _bodyguard(scan: _Scan) -> LetterOrder:
-    amount = _needed(scan.amount(), "a bodyguard")
+    amount = _needed(scan.amount(), _("a bodyguard needs an amount of ducats"))
     scan.skip("ducats", "ducat", "for", "the", "leader", "of")
     return Bodyguard(amount, scan.power() if scan.more() else None)
 
@@ -589,10 +594,10 @@ def _allow(scan: _Scan) -> LetterOrder:
 def _sell(scan: _Scan) -> LetterOrder:
     area = scan.area()
     if not scan.take({"to"}):
-        raise _Unclear("a sale is written: sell Pisa to Venice for 5")
+        raise _Unclear(_("a sale is written: sell Pisa to Venice for 5"))
     buyer = scan.power()
     scan.skip("for")
-    return Sell(area, buyer, _needed(scan.amount(), "a sale"))
+    return Sell(area, buyer, _needed(scan.amount(), _("a sale needs an amount of ducats")))
 
 
 def _tax(scan: _Scan) -> LetterOrder:
@@ -610,7 +615,7 @@ def _excommunicate(scan: _Scan) -> LetterOrder:
 
 def _start(scan: _Scan) -> LetterOrder:
     if not scan.take({"rebellion", "a"}):
-        raise _Unclear("write: start a rebellion in Pisa")
+        raise _Unclear(_("write: start a rebellion in Pisa"))
     return _rebellion(scan)
 
 

@@ -1,0 +1,150 @@
+"""Machiavelli in three languages at one table: an Italian, a French and an English player (and an
+Italian observer) each read the start and a season's results wholly in their own language, every figure
+the same as the others' (and as the game master's copy of each statement, in English), and every mail
+composed in its reader's language (the outbox warns of none written in another)."""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from babel.messages.pofile import read_po
+
+from judge.games import machiavelli
+from judge.games.machiavelli import views
+from judge.games.machiavelli.core.position import Phase
+from judge.language import reading
+from tests.support.harness import Judge, Sent
+
+GM = "gm@example.org"
+WATCHER = "watcher@example.org"
+PLAYERS = {"Florence": ("ann@example.org", "it"), "Milan": ("bob@example.org", "fr"),
+           "Venice": ("cy@example.org", "en")}
+_TEMPLATE = Path(machiavelli.__file__).parent / "locale" / "messages.pot"
+SENTENCES = [message.id for message in read_po(_TEMPLATE.open("rb")) if isinstance(message.id, str)
+             and len(message.id) > 24 and "{" not in message.id and "%(" not in message.id]
+"""The kind's English sentences without places: none may be in an Italian or a French mail."""
+
+
+def letter(judge: Judge, country: str, *lines: str) -> Sent:
+    address = PLAYERS[country][0]
+    judge.send(address, "\n".join((f"SIGNON {country}@m1 pw-{country}", *lines)))
+    return judge.last_to(address)
+
+
+def figures(text: str) -> Counter[str]:
+    """Every number of ``text``, however many times each (the words around them are the language's)."""
+    return Counter(re.findall(r"\d+", text))
+
+
+def english_in(body: str) -> list[str]:
+    return [sentence for sentence in SENTENCES if sentence in body]
+
+
+@pytest.fixture(scope="module")
+def season(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[Sent]]:
+    judge = Judge(tmp_path_factory.mktemp("languages"))
+    for address, language in [*PLAYERS.values(), (WATCHER, "it")]:
+        judge.send(address, f"SET LANGUAGE {language}")
+    judge.send(GM, "CREATE m1 gm-pw machiavelli")
+    for country, (address, _language) in PLAYERS.items():
+        judge.send(address, f"JOIN m1 pw-{country} {country}")
+    judge.send(WATCHER, "OBSERVE m1")
+    judge.new_mail()
+    judge.send(GM, "SIGNON MASTER@m1 gm-pw\nSTART")
+    mails = {"start": judge.new_mail()}
+    answers = [letter(judge, "Florence", "transfer 3 to Milan", "pay A flo", "pay A are", "raise A psa", "pay A xyz"),
+               letter(judge, "Milan", "STATUS", "BORDERS Pisa")]
+    letter(judge, "Venice", "pay G ven", "pay A pad", "pay A ver", "pay F dal")
+    letter(judge, "Milan", "pay A mil", "pay A pav", "pay A cre", "raise G mil")  # the last letter: carried out
+    mails["SP1454A"] = judge.new_mail()
+    letter(judge, "Florence", "bodyguard 3", "A flo - pst", "A are - pst")
+    letter(judge, "Milan", "transfer 2 to Venice", "counter-bribe 3 A mil", "A cre - man")
+    letter(judge, "Venice", "bodyguard 3")
+    mails["SP1454C"] = judge.new_mail()
+    mails["answers"] = answers
+    return mails
+
+
+def mail_to(mails: list[Sent], address: str) -> str:
+    found = [mail.body for mail in mails if mail.to == address and not mail.subject.startswith("Re: ")]
+    assert len(found) == 1, [mail.subject for mail in mails if mail.to == address]
+    return found[0]
+
+
+def test_each_player_reads_the_start_in_their_language(season: dict[str, list[Sent]]) -> None:
+    start = season["start"]
+    italian, french = mail_to(start, "ann@example.org"), mail_to(start, "bob@example.org")
+    english = mail_to(start, "cy@example.org")
+    assert "Giochi Florence (" in italian and "Invia la tua lettera di primavera per Primavera 1454" in italian
+    assert "I paesi:" in italian and "La mappa, Primavera 1454:" in italian
+    assert "Vous jouez Milan (" in french and "Envoyez votre lettre de printemps pour Printemps 1454" in french
+    assert "Le plateau, Printemps 1454 :" in french and "Votre trésor : 15 ducats." in french
+    assert "You play Venice (" in english and "The board, Spring 1454:" in english
+    assert english_in(italian) == [] and english_in(french) == []
+    assert "Il tuo tesoro: 15 ducati." in italian
+    assert "Game m1 has started" in mail_to(start, GM) and "La partita m1 è cominciata" in mail_to(start, WATCHER)
+
+
+@pytest.mark.parametrize("phase", ["SP1454A", "SP1454C"])
+def test_each_player_reads_the_seasons_results_in_their_language_with_the_same_figures(
+        season: dict[str, list[Sent]], phase: str) -> None:
+    mails = season[phase]
+    italian, french = mail_to(mails, "ann@example.org"), mail_to(mails, "bob@example.org")
+    english, master = mail_to(mails, "cy@example.org"), mail_to(mails, GM)
+    assert "I risultati pubblici:" in italian and "Il tuo tesoro:" in italian
+    assert "Les résultats publics :" in french and "Votre trésor :" in french
+    assert "The public results:" in english and "Your treasury:" in english
+    assert english_in(italian) == [] and english_in(french) == []
+    assert "The public results:" not in italian + french and "I risultati pubblici:" not in english + french
+    public = {body: body[body.index(head):body.index(tail)] for body, head, tail in (
+        (italian, "I risultati pubblici:", "\n\nInvia la tua"), (french, "Les résultats publics :", "\n\nEnvoyez"),
+        (english, "The public results:", "\n\nSend your"), (master, "The public results:", "\n\nNow "))}
+    assert len({frozenset(figures(text).items()) for text in public.values()}) == 1  # the same figures, each
+    for body, country, head in ((italian, "Florence", "Solo per Florence:"), (french, "Milan", "Pour Milan seul :"),
+                                (english, "Venice", "For Venice alone:")):
+        own = body[body.index(head) + len(head):body.index("\n\n", body.index(head))]
+        copy = master[master.index(f"\n{country}:\n") + len(country) + 3:]
+        copy = copy[:copy.index("\n\n")]
+        assert figures(own) == figures(copy), (own, copy)
+    watcher = mail_to(mails, WATCHER)
+    assert "I risultati pubblici:" in watcher and english_in(watcher) == []
+
+
+def test_every_mail_of_the_season_is_composed_in_its_readers_language(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    with caplog.at_level(logging.WARNING, logger="judge"):
+        judge = Judge(tmp_path)
+        judge.send("ann@example.org", "SET LANGUAGE it")
+        judge.send(GM, "CREATE m1 gm-pw machiavelli")
+        judge.send("ann@example.org", "JOIN m1 pw-Florence Florence")
+        judge.send(GM, "SIGNON MASTER@m1 gm-pw\nSTART")
+        judge.later(73)
+        judge.process("m1")
+    assert [record.message for record in caplog.records if "was written in" in record.message
+            and "(Re: " not in record.message] == []  # the answer to SET LANGUAGE is in the language it was read in
+
+
+def test_the_answers_to_a_letter_status_and_borders_are_in_the_senders_language(
+        season: dict[str, list[Sent]]) -> None:
+    italian, french = (answer.body for answer in season["answers"])
+    assert "letto come: transfer 3 to Milan" in italian
+    assert "Questa è la tua lettera, la lettera di primavera" in italian
+    assert "4 ordini." in italian and "non letto: " in italian
+    assert "AVVISO: ci sono ordini di pagamento, e omettono F psa" in italian
+    assert "non letto: nessuna area si chiama 'xyz'; non eseguito" in italian
+    assert "Vous jouez Milan. Votre trésor : 15 ducats." in french and "Vos unités : " in french
+    assert ("Pisa (psa), une province côtière avec une ville portuaire fortifiée de revenu 1, borde 8 zones :"
+            in french)
+    assert english_in(italian) == [] and english_in(french) == []
+
+
+def test_the_statements_words_follow_the_reader() -> None:
+    with reading("it"):
+        assert views.default_text(Phase.C) == "nessuna spesa, e ogni unità resta ferma (17.2, M50)"
+    with reading("fr"):
+        assert views.said("held (9.2)") == "a tenu (9.2)"
+    assert views.said("held (9.2)") == "held (9.2)"
