@@ -190,7 +190,7 @@ def test_preferences_at_join_are_met_and_each_player_told_how(tmp_path: Path) ->
     assert played[ALICE] in ("France", "Germany", "England") and played[BOB] in ("France", "Germany", "England")
     assert "France" in played.values()  # someone's first choice: the first drawn gets theirs
     if played[CAROL] != "France":  # Carol asked for France alone: drawn after whoever got it
-        assert "you asked for France, but every one was taken by players drawn before you" in starts[CAROL]
+        assert "you asked for France, but it was taken by a player drawn before you" in starts[CAROL]
     assert "you asked for no power, so yours was drawn by lot among the powers left" in starts[DAN]
     for address in (ALICE, BOB):
         assert "your first choice" in starts[address] or "your choice " in starts[address]
