@@ -18,6 +18,7 @@ from typing import Any
 from jinja2 import BaseLoader, ChoiceLoader, Environment, PackageLoader, PrefixLoader, StrictUndefined
 
 from judge.language import called, name_of, offered, template_gettext, template_ngettext
+from judge.language import gettext as _
 from judge.wording import power_title
 
 _KIND_PACKAGES: dict[str, str] = {}
@@ -67,7 +68,20 @@ def environment() -> Environment:
     env.filters["power"] = power_title
     env.filters["language_name"] = called
     env.globals["languages"] = lambda: [(code, name_of(code)) for code in offered()]
+    env.globals["state_word"] = state_word
     return env
+
+
+def state_word(state: str) -> str:
+    """A game's state (``games.state``) as the mails and pages write it, in the reader's language."""
+    words = {"forming": _("forming"), "active": _("active"), "paused": _("paused"), "finished": _("finished")}
+    return words.get(state, state)
+
+
+def seat_word(status: str) -> str:
+    """A seat's state as the pages write it (``host.seat_state``), in the reader's language."""
+    words = {"played": _("played"), "vacant": _("vacant"), "dummy": _("dummy")}
+    return words.get(status, status)
 
 
 def render(name: str, **context: Any) -> str:
