@@ -12,7 +12,7 @@ from tests.support.harness import Judge, Sent
 from tests.support.pseudo import pseudo, untranslated
 
 SEED = 7
-"""Rooms Ann and Cy, Bob and Dee; packages Ann 50, Bob 20, Cy 40, Dee 30 gold (tests/games/pirates/test_form_by_mail.py)."""
+"""Rooms Ann and Cy, Bob and Dee; packages Ann 50, Bob 20, Cy 40, Dee 30 gold (as in test_form_by_mail.py)."""
 
 LANGUAGES = {"Ann": "it", "Bob": "fr"}
 
