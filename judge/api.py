@@ -122,7 +122,7 @@ if TYPE_CHECKING:  # what type checkers read; at run time, `__getattr__` imports
     from judge.service.outgoing.outbox import queue
     from judge.service.outgoing.preferences import language_of, writing_to
     from judge.service.states import RUNNING, GameError, GameState
-    from judge.service.templates import counted, render, when
+    from judge.service.templates import counted, render, seat_state_word, when
     from judge.service.templates import duration as in_words
     from judge.store.models import Base, Game, Outbox, PhaseRow, Player, Submission
     from judge.web.pages import (
@@ -221,6 +221,7 @@ _SOURCES: dict[str, tuple[str, str]] = {
     "counted": ("judge.service.templates", "counted"),
     "in_words": ("judge.service.templates", "duration"),
     "render": ("judge.service.templates", "render"),
+    "seat_state_word": ("judge.service.templates", "seat_state_word"),
     "when": ("judge.service.templates", "when"),
     "DemoJudge": ("judge.service.hosting.scripts", "DemoJudge"),
     "show": ("judge.service.hosting.scripts", "show"),
@@ -257,8 +258,8 @@ __all__ = [  # the API's names: what a kind may use of the host (a test holds th
     "observers", "open_phase", "open_seat", "page_url", "parse_duration", "parse_lines", "phase_data_now",
     "phase_seed", "phases_by_id", "players", "press_tokens", "processed", "processed_names", "processed_phases",
     "public_seat", "publish", "queue", "ranked", "read_count", "read_phase_length", "record", "render",
-    "render_page", "rules_of", "seat_state", "seats", "show", "split_options", "submit", "summary", "text_of",
-    "when", "who_played", "write_file", "write_game_folder", "writing_to",
+    "render_page", "rules_of", "seat_state", "seat_state_word", "seats", "show", "split_options", "submit", "summary",
+    "text_of", "when", "who_played", "write_file", "write_game_folder", "writing_to",
 ]
 FOR_NEW_KINDS = ("ANYONE", "Demo", "Pages", "Records")
 """The API's names that no kind of this judge uses yet, kept for a new kind (a test holds every other name

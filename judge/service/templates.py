@@ -70,7 +70,14 @@ def environment() -> Environment:
     env.filters["state"] = state_word
     env.filters["language_name"] = called
     env.globals["languages"] = lambda: [(code, name_of(code)) for code in offered()]
+    env.globals["state_word"] = state_word
     return env
+
+
+def seat_state_word(status: str) -> str:
+    """A seat's state as the pages and STATUS write it (``host.seat_state``), in the reader's language."""
+    words = {"played": _("played"), "vacant": _("vacant"), "dummy": _("dummy")}
+    return words.get(status, status)
 
 
 def render(name: str, **context: Any) -> str:

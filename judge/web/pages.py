@@ -51,7 +51,7 @@ from judge.service.config import Settings
 from judge.service.hosting import records
 from judge.service.hosting.kinds import kind_of
 from judge.service.states import RUNNING
-from judge.service.templates import counted, kind_packages, template_loader
+from judge.service.templates import counted, kind_packages, seat_state_word, state_word, template_loader
 from judge.store.database import Database
 from judge.store.models import Game, Player
 from judge.web import fame, feeds, public
@@ -107,20 +107,8 @@ def _environment(loader: BaseLoader) -> Environment:
     env.filters["counted"] = counted
     env.globals["language"] = current
     env.globals["state_word"] = state_word
-    env.globals["seat_word"] = seat_word
+    env.globals["seat_word"] = seat_state_word
     return env
-
-
-def state_word(state: str) -> str:
-    """A game's state as its pages write it, in the reader's language."""
-    words = {"forming": _("forming"), "active": _("active"), "paused": _("paused"), "finished": _("finished")}
-    return words.get(state, state)
-
-
-def seat_word(status: str) -> str:
-    """A seat's state as the pages write it (``host.seat_state``), in the reader's language."""
-    words = {"played": _("played"), "vacant": _("vacant"), "dummy": _("dummy")}
-    return words.get(status, status)
 
 
 @cache

@@ -20,9 +20,10 @@ the ballot or the gift it is in (P3, P5, P11).
 
 from __future__ import annotations
 
-from judge.api import counted
 from judge.games.pirates.core.match import MOVES, Match, Refused, Stage, check_move, final_result
 from judge.games.pirates.core.views import distribution_view, voting_view
+from judge.language import gettext as _
+from judge.language import ngettext
 
 Parts = tuple[list[str], list[str]]
 """A form's notes and lines."""
@@ -42,20 +43,23 @@ def form_parts(match: Match, player: str) -> Parts | None:
     if result.extra_token != player:
         return None
     others = ", ".join(name for name in match.players if name != player)
-    return ([f"You have more gold than every other player: replace the _ of GIVE TOKEN with the player you give "
-             f"the extra Token of Life to (P11): {others}."], ["GIVE TOKEN _"])
+    return ([_("You have more gold than every other player: replace the _ of GIVE TOKEN with the player you give "
+               "the extra Token of Life to (P11): {names}.", names=others)], ["GIVE TOKEN _"])
 
 
 def _plan(match: Match, player: str, number: int) -> Parts:
     """The plan skeleton of a Distribution Phase (P5, P7)."""
     view = distribution_view(match, player, number)
-    notes = [f"Round {view.round} of {view.rounds}. Your room: {', '.join(view.room)}. Your gold: {view.gold}.",
-             f"Replace each _ of the PLAN line with the gold that member gets (0 for none): the amounts add up to "
-             f"exactly the package, {view.package} gold (P5)."]
+    notes = [_("Round {round} of {rounds}. Your room: {names}. Your gold: {gold}.", round=view.round,
+               rounds=view.rounds, names=", ".join(view.room), gold=view.gold),
+             _("Replace each _ of the PLAN line with the gold that member gets (0 for none): the amounts add up to "
+               "exactly the package, {amount} gold (P5).", amount=view.package)]
     lines = ["PLAN " + " ".join(f"{'ME' if member == player else member} _" for member in view.room)]
     if match.garnets:
-        notes.append(f"You hold {counted(view.garnets, 'garnet')}: each one spent adds 5 gold to share. Replace the "
-                     "_ of GARNETS with how many to spend, or leave it as it is to spend none (P7).")
+        notes.append(ngettext("You hold {count} garnet: each one spent adds 5 gold to share. Replace the _ of GARNETS "
+                              "with how many to spend, or leave it as it is to spend none (P7).",
+                              "You hold {count} garnets: each one spent adds 5 gold to share. Replace the _ of GARNETS "
+                              "with how many to spend, or leave it as it is to spend none (P7).", view.garnets))
         lines.append("GARNETS _")
     return notes, lines
 
@@ -64,15 +68,17 @@ def _ballot(match: Match, player: str, number: int) -> Parts:
     """The ballot of a Voting Phase: every plan of the room, by proposer (P3), and MOVE where it may be
     asked for (P9)."""
     view = voting_view(match, player, number)
-    receipts = ", ".join(f"your own {amount} gold" if proposer == player else f"{proposer}'s {amount} gold"
+    receipts = ", ".join(_("your own {amount} gold", amount=amount) if proposer == player
+                         else _("{proposer}'s {amount} gold", proposer=proposer, amount=amount)
                          for proposer, amount in view.receipts)
-    notes = [f"Round {view.round} of {view.rounds}. What you receive under each plan of your room: {receipts}.",
-             "Replace the _ of each VOTE line with YES or NO: as many YES as NO, or one more of either in a room of "
-             "odd size (P3)."]
+    notes = [_("Round {round} of {rounds}. What you receive under each plan of your room: {receipts}.",
+               round=view.round, rounds=view.rounds, receipts=receipts),
+             _("Replace the _ of each VOTE line with YES or NO: as many YES as NO, or one more of either in a room of "
+               "odd size (P3).")]
     try:
         check_move(match, player)
     except Refused:
         pass
     else:
-        notes.append(f"To change rooms next round, add a line MOVE (at most {MOVES} times a match, P9).")
-    return notes, [f"VOTE _ {'ME' if proposer == player else proposer}" for proposer, _ in view.receipts]
+        notes.append(_("To change rooms next round, add a line MOVE (at most {most} times a match, P9).", most=MOVES))
+    return notes, [f"VOTE _ {'ME' if proposer == player else proposer}" for proposer, _amount in view.receipts]

@@ -15,11 +15,23 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from judge import api
-from judge.api import PLAYER, RUNNING, Command, Entry, Game, Turn, Unknown, absence_lines, read_phase_length
+from judge.api import (
+    PLAYER,
+    RUNNING,
+    Command,
+    Entry,
+    Game,
+    Turn,
+    Unknown,
+    absence_lines,
+    read_phase_length,
+    seat_state_word,
+)
 from judge.games.pirates import lifecycle
 from judge.games.pirates.core.commands import KEYWORDS, read_mail, submit
 from judge.games.pirates.core.match import Stage, Submissions, actors
 from judge.games.pirates.core.notation import submissions_to_data
+from judge.language import gettext as _
 
 
 @dataclass(frozen=True)
@@ -41,15 +53,15 @@ def read(text: str) -> Command:
         return PiratesLine(text)
     if keyword == "SET":
         return read_phase_length(text, words, DURATIONS, "SET DISTRIBUTION, SET VOTING, SET FINAL hours")
-    return Unknown(f"unknown command '{words[0][:20]}': HELP lists the commands of Pirates' Proposal")
+    return Unknown(_("unknown command '{word}': HELP lists the commands of Pirates' Proposal", word=words[0][:20]))
 
 
-def pirates_line(talk: Turn, text: str, _: PiratesLine) -> None:
+def pirates_line(talk: Turn, text: str, _line: PiratesLine) -> None:
     """Kept for the end of the seat's lines (`close_block`), when they are read together."""
     game = talk.game
     assert game is not None
     if game.state not in RUNNING or game.phase is None:
-        talk.echo(text, "error", "the match is not running: plans and votes are sent once it has started",
+        talk.echo(text, "error", _("the match is not running: plans and votes are sent once it has started"),
                   code="NOT_RUNNING")
         return
     talk.hold("pirates", text)
@@ -73,9 +85,10 @@ def _submit(talk: Turn, game: Game, seat: str, lines: list[tuple[int, str]]) -> 
         outcome = "ok" if reply.accepted else "error"
         for number, text in enumerate(reply.lines):
             index = next(i for i, (_, written) in enumerate(unanswered) if written == text)
-            what = "ballot" if text.upper().startswith("VOTE") else "plan"
-            talk.mark(unanswered.pop(index)[0], outcome,
-                      reply.message if number == 0 else f"read with '{reply.lines[0]}' as one {what}", code=reply.code)
+            first = reply.lines[0]
+            together = (_("read with '{line}' as one ballot", line=first) if text.upper().startswith("VOTE")
+                        else _("read with '{line}' as one plan", line=first))
+            talk.mark(unanswered.pop(index)[0], outcome, reply.message if number == 0 else together, code=reply.code)
     _keep(talk, game, seat, before, result.submissions, "\n".join(text for _, text in lines))
 
 
@@ -102,7 +115,7 @@ def status_lines(talk: Turn, game: Game, seat: str) -> list[str]:
     lines: list[str] = []
     match = lifecycle.match_now(talk.session, game)
     if match is None:
-        return [*lines, "the match has not started"]
+        return [*lines, _("the match has not started")]
     submissions = lifecycle.submissions_of(talk.session, game, game.phase) if game.phase else Submissions()
     return [*lines, *lifecycle.seat_lines(match, seat, submissions),
             *absence_lines(talk.session, game, talk.now.date(), seat)]
@@ -117,23 +130,23 @@ def master_status(talk: Turn) -> list[str]:
     lines: list[str] = []
     match = lifecycle.match_now(talk.session, game)
     if match is None or game.phase is None or match.current_phase is None:
-        return [*lines, *(f"{p.requested}: joined" for p in api.players(talk.session, game))]
+        return [*lines, *(_("{name}: joined", name=p.requested) for p in api.players(talk.session, game))]
     submissions = lifecycle.submissions_of(talk.session, game, game.phase)
     seat = api.seats(talk.session, game)
     for name in match.players:
-        played = api.seat_state(game, name, seat.get(name))
+        played = seat_state_word(api.seat_state(game, name, seat.get(name)))
         sent = []
         if submissions.plan(name):
-            sent.append("plan sent")
+            sent.append(_("plan sent"))
         if submissions.ballot(name):
-            sent.append("ballot sent")
+            sent.append(_("ballot sent"))
         if name in submissions.moves:
-            sent.append("asks to move")
+            sent.append(_("asks to move"))
         if submissions.token_to and name in actors(match):
-            sent.append(f"gives the extra Token of Life to {submissions.token_to}")
+            sent.append(_("gives the extra Token of Life to {name}", name=submissions.token_to))
         if not sent and match.current_phase.stage is Stage.FINAL and name not in actors(match):
-            sent.append("nothing to send in the final phase")
-        lines.append(f"{name} ({played}): {', '.join(sent) or 'nothing yet'}")
+            sent.append(_("nothing to send in the final phase"))
+        lines.append(_("{name} ({state}): {sent}", name=name, state=played, sent=", ".join(sent) or _("nothing yet")))
     return [*lines, *absence_lines(talk.session, game, talk.now.date())]
 
 

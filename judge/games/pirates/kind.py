@@ -46,9 +46,9 @@ from judge.api import (
     Publication,
     Settings,
     Turn,
-    counted,
     queue,
     render,
+    writing_to,
 )
 from judge.games.pirates import handlers, lifecycle, pages
 from judge.games.pirates.core.commands import KEYWORDS
@@ -56,6 +56,8 @@ from judge.games.pirates.core.match import check_name
 from judge.games.pirates.core.notation import match_from_data
 from judge.games.pirates.core.views import end_view
 from judge.games.pirates.form import form_parts
+from judge.language import gettext as _
+from judge.language import ngettext
 
 HOST_WORDS = frozenset({"MASTER", "GM", "ALL", "KEY"})
 """Words the host gives a meaning where a seat is named (SIGNON MASTER@game, PRESS TO ALL, a
@@ -77,8 +79,8 @@ class PiratesLobby(Lobby):
         return "pirates", lifecycle.read_options(words)
 
     def create_help(self) -> list[str]:
-        return [f"{self.title} (CREATE game password pirates [PLAYERS=n] [GARNETS=n]): an even number of players "
-                "from 4 to 14 (14 by default), in two rooms, five rounds"]
+        return [_("Pirates' Proposal (CREATE game password pirates [PLAYERS=n] [GARNETS=n]): an even number of players "
+                  "from 4 to 14 (14 by default), in two rooms, five rounds")]
 
     def capacity(self, game: Game) -> int:
         return lifecycle.setting(game, "PLAYERS")
@@ -87,27 +89,28 @@ class PiratesLobby(Lobby):
         """The player's name (P1): 2 to 12 letters or digits, unique in the game whatever the case,
         and no word the commands give a meaning (ME, YES, NO; MASTER, GM, ALL, KEY)."""
         if not word:
-            raise ValueError(f"a player of {self.title} joins under a name: JOIN {game.name} password name (2 to "
-                             "12 letters or digits)")
+            raise ValueError(_("a player of Pirates' Proposal joins under a name: JOIN {game} password name (2 to "
+                               "12 letters or digits)", game=game.name))
         problem = check_name(word)
         if problem is None and word.upper() in HOST_WORDS:
-            problem = f"'{word}' cannot be a player's name: MASTER, GM, ALL and KEY are words of the commands"
+            problem = _("'{name}' cannot be a player's name: MASTER, GM, ALL and KEY are words of the commands",
+                        name=word)
         if problem is not None:
             raise ValueError(problem)
         taken = {(p.requested or "").casefold() for p in api.players(session, game)}
         if word.casefold() in taken:
-            raise ValueError(f"a player of {game.name} is already named '{word}' (names differ whatever the case): "
-                             "choose another")
+            raise ValueError(_("a player of {game} is already named '{name}' (names differ whatever the case): "
+                               "choose another", game=game.name, name=word))
         return word
 
     def read_preferences(self, session: Session, game: Game, words: Sequence[str]) -> list[str]:
         """No preferences: a seat is the name its player joins under, and the rooms are drawn."""
-        raise ValueError(f"PREFER does not apply to {self.title}: each player plays under the name they join with "
-                         f"and the rooms are drawn by lot (JOIN {game.name} password name)")
+        raise ValueError(_("PREFER does not apply to Pirates' Proposal: each player plays under the name they join "
+                           "with and the rooms are drawn by lot (JOIN {game} password name)", game=game.name))
 
     def joined(self, game: Game, requested: str | None) -> str:
-        return (f"you joined '{game.name}' as {requested}; the rooms are drawn when the match starts (SIGNON "
-                f"{requested}@{game.name} password)")
+        return _("you joined '{game}' as {name}; the rooms are drawn when the match starts (SIGNON {name}@{game} "
+                 "password)", game=game.name, name=requested)
 
 
 class PiratesPhases(Phases):
@@ -144,8 +147,8 @@ class PiratesPhases(Phases):
         return lifecycle.process_phase(session, game, settings, now, closing)
 
     def rolling_back(self, session: Session, game: Game, to: PhaseRow, later: Sequence[PhaseRow]) -> None:
-        raise GameError("a match of Pirates' Proposal cannot be rolled back: the mails of each phase told every "
-                        "player what the rules let them learn, and that cannot be taken back", "CANNOT_ROLL_BACK")
+        raise GameError(_("a match of Pirates' Proposal cannot be rolled back: the mails of each phase told every "
+                          "player what the rules let them learn, and that cannot be taken back"), "CANNOT_ROLL_BACK")
 
     def publication(self, session: Session, game: Game) -> Publication:
         return lifecycle.publication(session, game)
@@ -193,25 +196,28 @@ class PiratesCommands(Commands):
 
     def info(self, game: Game) -> list[str]:
         players, garnets = lifecycle.setting(game, "PLAYERS"), lifecycle.setting(game, "GARNETS")
-        return [f"{self.title} (the numbers are those of its rules, P1 to P14)",
-                f"PLAYERS={players}: {players} players in two rooms, five rounds (P1)",
-                f"GARNETS={garnets}: each player starts with {counted(garnets, 'garnet')} (P1, P7)",
-                "a phase closes at its deadline or when the game master processes it, never early (P10); "
-                "everything is published at the end (P14)"]
+        return [_("Pirates' Proposal (the numbers are those of its rules, P1 to P14)"),
+                _("PLAYERS={players}: {players} players in two rooms, five rounds (P1)", players=players),
+                ngettext("GARNETS={count}: each player starts with {count} garnet (P1, P7)",
+                         "GARNETS={count}: each player starts with {count} garnets (P1, P7)", garnets),
+                _("a phase closes at its deadline or when the game master processes it, never early (P10); "
+                  "everything is published at the end (P14)")]
 
     def brief(self, talk: Turn, game: Game, seat: str, player: Player, address: str) -> None:
         """What the seat knows now (its own views and what it has sent in the open phase), and
         nothing of anyone else's (P10)."""
         match = lifecycle.match_now(talk.session, game)
         assert match is not None and game.phase is not None
-        lines = lifecycle.seat_lines(match, seat, lifecycle.submissions_of(talk.session, game, game.phase))
-        body = render("pirates/briefing", game=game, seat=seat, lines=lines, todo=lifecycle.todo(match, seat),
-                      deadline=game.deadline)
-        queue(talk.session, talk.settings, to=address, subject=f"{game.name}: your briefing as {seat}",
-              kind="notice", now=talk.now, game_id=game.id, body=body, opens=seat)
+        with writing_to(talk.session, talk.settings, address, game):
+            lines = lifecycle.seat_lines(match, seat, lifecycle.submissions_of(talk.session, game, game.phase))
+            body = render("pirates/briefing", game=game, seat=seat, lines=lines, todo=lifecycle.todo(match, seat),
+                          deadline=game.deadline)
+            queue(talk.session, talk.settings, to=address,
+                  subject=_("{game}: your briefing as {seat}", game=game.name, seat=seat), kind="notice",
+                  now=talk.now, game_id=game.id, body=body, opens=seat)
 
     def resigned(self, talk: Turn, game: Game, seat: str) -> str:
-        return " (it plays on by the defaults: the default plan, drawn ballots)"
+        return _(" (it plays on by the defaults: the default plan, drawn ballots)")
 
     def list_lines(self, talk: Turn, game: Game) -> list[str]:
         """The match's name, round and phase and each seat's state: never who has sent what (P10)."""
@@ -223,14 +229,16 @@ class PiratesCommands(Commands):
         """A match's story is published when it ends (P14); until then each player has been told
         only their own part of it (P10), and the game master has it in the charts."""
         if game.state != GameState.FINISHED:
-            talk.echo(text, "error", f"the history of a match of {self.title} is published when it ends; until then "
-                      "each player is told only their own part of it", code="HISTORY_NOT_PUBLISHED")
+            talk.echo(text, "error", _("the history of a match of Pirates' Proposal is published when it ends; until "
+                                       "then each player is told only their own part of it"),
+                      code="HISTORY_NOT_PUBLISHED")
             return
         lines = pages.published_lines(talk.session, game)
         if not lines:
-            talk.echo(text, "ok", f"no round of {game.name} was played to its end: there is nothing to publish")
+            talk.echo(text, "ok", _("no round of {game} was played to its end: there is nothing to publish",
+                                    game=game.name))
             return
-        talk.answer_long(text, f"{game.name}-history.txt", "\n".join(lines), "the publication", game=game)
+        talk.answer_long(text, f"{game.name}-history.txt", "\n".join(lines), _("the publication"), game=game)
 
     def summary(self, talk: Turn, text: str, game: Game) -> None:
         """The match's phase and events, and once it has ended its end and who played which seat:

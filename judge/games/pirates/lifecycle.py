@@ -47,11 +47,11 @@ from judge.api import (
     Player,
     Publication,
     Settings,
-    counted,
     log_on_commit,
     queue,
     render,
     split_options,
+    writing_to,
 )
 from judge.games.pirates.core.match import (
     MAX_PLAYERS,
@@ -67,6 +67,7 @@ from judge.games.pirates.core.match import (
     close_phase,
     final_result,
     garnets_held,
+    garnets_in_words,
     gold,
     next_phase,
     open_phase,
@@ -85,6 +86,8 @@ from judge.games.pirates.core.views import (
 from judge.games.pirates.core.views import (
     publication as publication_of,
 )
+from judge.language import gettext as _
+from judge.language import ngettext
 
 log = logging.getLogger("judge")
 
@@ -92,7 +95,10 @@ KIND_TITLE = "Pirates' Proposal"
 DEFAULT_PLAYERS = MAX_PLAYERS
 MAX_GARNETS = 100
 """The most garnets a player may start with: enough for any match, and no plan's sum overflows."""
-PLAYERS_USAGE = f"a match has an even number of players from {MIN_PLAYERS} to {MAX_PLAYERS} (P1): PLAYERS=n"
+def players_usage() -> str:
+    """How many players a match has, and how CREATE says it, in the reader's language."""
+    return _("a match has an even number of players from {least} to {most} (P1): PLAYERS=n", least=MIN_PLAYERS,
+             most=MAX_PLAYERS)
 
 
 # -- the game's settings ------------------------------------------------------------------------------
@@ -105,17 +111,19 @@ def read_options(words: Sequence[str]) -> list[str]:
     own, rest = split_options(list(words))
     players, garnets = DEFAULT_PLAYERS, 0
     for word in rest:
-        key, _, value = word.partition("=")
+        key, _equals, value = word.partition("=")
         if key not in ("PLAYERS", "GARNETS"):
-            raise ValueError(f"'{word[:40]}' is not an option of Pirates' Proposal: PLAYERS=n (an even number from "
-                             f"{MIN_PLAYERS} to {MAX_PLAYERS}), GARNETS=n (each player's at the start), and "
-                             "NO_OBSERVERS, ANONYMOUS, OPEN_TAKEOVER, ABSENCE_DAYS=N")
+            raise ValueError(_("'{word}' is not an option of Pirates' Proposal: PLAYERS=n (an even number from "
+                               "{least} to {most}), GARNETS=n (each player's at the start), and NO_OBSERVERS, "
+                               "ANONYMOUS, OPEN_TAKEOVER, ABSENCE_DAYS=N", word=word[:40], least=MIN_PLAYERS,
+                               most=MAX_PLAYERS))
         if key == "PLAYERS":
-            players = api.read_count(value, MAX_PLAYERS, PLAYERS_USAGE)
+            players = api.read_count(value, MAX_PLAYERS, players_usage())
             if players % 2 or players < MIN_PLAYERS:
-                raise ValueError(PLAYERS_USAGE)
+                raise ValueError(players_usage())
         else:
-            garnets = api.read_count(value, MAX_GARNETS, f"a player may start with 0 to {MAX_GARNETS} garnets")
+            garnets = api.read_count(value, MAX_GARNETS, _("a player may start with 0 to {most} garnets",
+                                                           most=MAX_GARNETS))
     return [*own, f"PLAYERS={players}", f"GARNETS={garnets}"]
 
 
@@ -128,8 +136,9 @@ def setting(game: Game, key: str) -> int:
 def describe(game: Game) -> str:
     """The match in words: "Pirates' Proposal, 14 players, 0 garnets each"."""
     garnets = setting(game, "GARNETS")
-    return (f"{KIND_TITLE}, {setting(game, 'PLAYERS')} players, {garnets} garnet{'' if garnets == 1 else 's'} "
-            "each at the start")
+    return ngettext("Pirates' Proposal, {players} players, {count} garnet each at the start",
+                    "Pirates' Proposal, {players} players, {count} garnets each at the start", garnets,
+                    players=setting(game, "PLAYERS"))
 
 
 def phase_of(name: str) -> Phase:
@@ -202,8 +211,8 @@ def start(session: Session, game: Game, settings: Settings, now: datetime) -> No
     seated = api.players(session, game)
     wanted = setting(game, "PLAYERS")
     if len(seated) != wanted:
-        raise GameError(f"this match is for {wanted} players and {len(seated)} have joined: START when "
-                        f"{wanted} have", "WRONG_NUMBER_OF_PLAYERS")
+        raise GameError(_("this match is for {wanted} players and {joined} have joined: START when {wanted} have",
+                          wanted=wanted, joined=len(seated)), "WRONG_NUMBER_OF_PLAYERS")
     for player in seated:
         api.assign_seat(player, player.requested)
     try:
@@ -216,20 +225,24 @@ def start(session: Session, game: Game, settings: Settings, now: datetime) -> No
     for player in seated:
         if api.is_played(player):
             assert player.address is not None and player.seat is not None
-            queue(session, settings, to=player.address, subject=f"{game.name} starts", kind="start", now=now,
-                  game_id=game.id, body=render("pirates/start", game=game, seat=player.seat, what=describe(game),
-                                               names=opened.players, view=distribution_view(opened, player.seat, 1),
-                                               todo=todo(opened, player.seat), deadline=game.deadline, chart=None),
-                  opens=player.seat)
-    queue(session, settings, to=game.gm_address, subject=f"{game.name} starts", kind="start", now=now,
-          game_id=game.id, body=render("pirates/start", game=game, seat=None, what=describe(game),
-                                       names=opened.players, view=None, todo="", deadline=game.deadline,
-                                       chart=chart_lines(opened, "open")))
+            with writing_to(session, settings, player.address, game):
+                queue(session, settings, to=player.address, subject=_("{game} starts", game=game.name), kind="start",
+                      now=now, game_id=game.id,
+                      body=render("pirates/start", game=game, seat=player.seat, what=describe(game),
+                                  names=opened.players, view=distribution_view(opened, player.seat, 1),
+                                  todo=todo(opened, player.seat), deadline=game.deadline, chart=None),
+                      opens=player.seat)
+    with writing_to(session, settings, game.gm_address, game):
+        queue(session, settings, to=game.gm_address, subject=_("{game} starts", game=game.name), kind="start",
+              now=now, game_id=game.id, body=render("pirates/start", game=game, seat=None, what=describe(game),
+                                                    names=opened.players, view=None, todo="", deadline=game.deadline,
+                                                    chart=chart_lines(opened, "open")))
     assert opened.phase is not None
-    news = f"the match has started; {opened.phase.label} ({opened.phase.name}) opens"
     for observer in api.observers(session, game):
-        queue(session, settings, to=observer, subject=f"{game.name} {opened.phase.name}", kind="start", now=now,
-              game_id=game.id, body=render("pirates/news", game=game, news=news, preface=None))
+        with writing_to(session, settings, observer, game):
+            news = _("the match has started; {phase} ({name}) opens", phase=opened.phase.label, name=opened.phase.name)
+            queue(session, settings, to=observer, subject=f"{game.name} {opened.phase.name}", kind="start", now=now,
+                  game_id=game.id, body=render("pirates/news", game=game, news=news, preface=None))
 
 
 def _open_row(session: Session, game: Game, match: Match, now: datetime) -> PhaseRow:
@@ -277,36 +290,44 @@ def _mail_change(session: Session, game: Game, settings: Settings, closed: Match
     views alone (P10); the game master's chart; the observers' news of the phase; each saying
     ``preface`` first, if given."""
     assert opened.phase is not None
-    number = opened.phase.round
-    stage = opened.phase.stage
-    ending = stage is Stage.FINAL and not actors(opened)
+    ending = opened.phase.stage is Stage.FINAL and not actors(opened)
     for seat, player in api.seats(session, game).items():
         if not api.is_played(player):
             continue
         assert player.address is not None
-        sections: list[tuple[str, ...]] = []
-        headline = f"{label(phase)} has closed"
-        if stage is Stage.VOTING:
-            headline += f"; {opened.phase.label} opens"
-            sections.append(voting_view(opened, seat, number).lines())
-        else:
-            sections.append(voting_result_view(closed, seat, closed.round.number).lines())
-            if stage is Stage.DISTRIBUTION:
-                headline += f"; {opened.phase.label} opens"
-                sections.append(distribution_view(opened, seat, number).lines())
-            elif not ending:
-                headline += "; the match is over but for the extra Token of Life"
-                sections.append(end_view(opened).lines())
-        body = render("pirates/phase", game=game, headline=headline, sections=sections, preface=preface,
-                      todo="" if ending else todo(opened, seat), deadline=None if ending else game.deadline)
-        queue(session, settings, to=player.address, subject=f"{game.name} {phase} results", body=body, kind="results",
-              now=now, game_id=game.id, opens=None if ending else seat)
+        with writing_to(session, settings, player.address, game):
+            headline, sections = _seat_news(closed, opened, phase, seat, ending)
+            body = render("pirates/phase", game=game, headline=headline, sections=sections, preface=preface,
+                          todo="" if ending else todo(opened, seat), deadline=None if ending else game.deadline)
+            subject = _("{game} {phase} results", game=game.name, phase=phase)
+            queue(session, settings, to=player.address, subject=subject, body=body, kind="results", now=now,
+                  game_id=game.id, opens=None if ending else seat)
     _mail_chart(session, game, settings, closed, phase, now, opened, preface)
     if not ending:
-        news = f"{opened.phase.label} ({opened.phase.name}) opens"
         for observer in api.observers(session, game):
-            queue(session, settings, to=observer, subject=f"{game.name} {opened.phase.name}", kind="results",
-                  now=now, game_id=game.id, body=render("pirates/news", game=game, news=news, preface=preface))
+            with writing_to(session, settings, observer, game):
+                news = _("{phase} ({name}) opens", phase=opened.phase.label, name=opened.phase.name)
+                queue(session, settings, to=observer, subject=f"{game.name} {opened.phase.name}", kind="results",
+                      now=now, game_id=game.id, body=render("pirates/news", game=game, news=news, preface=preface))
+
+
+def _seat_news(closed: Match, opened: Match, phase: str, seat: str,
+               ending: bool) -> tuple[str, list[tuple[str, ...]]]:
+    """What ``seat``'s mail says of the phase ``phase`` that closed and of the one ``opened``: its headline
+    and its sections, each made of the seat's own views alone (P10)."""
+    assert opened.phase is not None
+    number, stage = opened.phase.round, opened.phase.stage
+    if stage is Stage.VOTING:
+        return (_("{closed} has closed; {opened} opens", closed=label(phase), opened=opened.phase.label),
+                [voting_view(opened, seat, number).lines()])
+    sections = [voting_result_view(closed, seat, closed.round.number).lines()]
+    if stage is Stage.DISTRIBUTION:
+        sections.append(distribution_view(opened, seat, number).lines())
+        return _("{closed} has closed; {opened} opens", closed=label(phase), opened=opened.phase.label), sections
+    if ending:
+        return _("{closed} has closed", closed=label(phase)), sections
+    sections.append(end_view(opened).lines())
+    return _("{closed} has closed; the match is over but for the extra Token of Life", closed=label(phase)), sections
 
 
 def todo(match: Match, seat: str) -> str:
@@ -332,27 +353,33 @@ def chart_lines(match: Match, what: str) -> list[str]:
         return lines
     round_ = match.round
     if what == "open" or not round_.plans:
-        lines += [f"Round {round_.number}: room A: {', '.join(round_.rooms[0]) or 'nobody'}",
-                  f"Round {round_.number}: room B: {', '.join(round_.rooms[1]) or 'nobody'}"]
-        lines += [f"Package of {name}: {amount} gold" for name, amount in round_.packages]
+        lines += [_("Round {round}: room {room}: {names}", round=round_.number, room=room,
+                    names=", ".join(members) or _("nobody")) for room, members in zip("AB", round_.rooms, strict=True)]
+        lines += [_("Package of {name}: {amount} gold", name=name, amount=amount) for name, amount in round_.packages]
         return lines
     if not round_.ballots:
         for plan in round_.plans:
             shares = ", ".join(f"{m} {amount}" for m, amount in plan.shares)
-            notes = [f"{plan.total} gold"] + ([counted(plan.garnets, "garnet")] if plan.garnets else []) + (
-                ["default"] if plan.proposer in round_.defaults else [])
-            lines.append(f"Plan of {plan.proposer}: {shares} ({'; '.join(notes)})")
+            notes = [_("{amount} gold", amount=plan.total)] + (
+                [garnets_in_words(plan.garnets)] if plan.garnets else []) + (
+                [_("default")] if plan.proposer in round_.defaults else [])
+            lines.append(_("Plan of {proposer}: {shares} ({notes})", proposer=plan.proposer, shares=shares,
+                           notes="; ".join(notes)))
         return lines
     settlement = settle(round_)
     for ballot in round_.ballots:
-        lines.append(f"Ballot of {ballot.voter}: {ballot_words(ballot.yes, ballot.no)}"
-                     + (" (drawn)" if ballot.voter in round_.drawn else ""))
+        words = ballot_words(ballot.yes, ballot.no)
+        lines.append(_("Ballot of {voter}: {ballot} (drawn)", voter=ballot.voter, ballot=words)
+                     if ballot.voter in round_.drawn else _("Ballot of {voter}: {ballot}", voter=ballot.voter,
+                                                             ballot=words))
     for outcome in settlement.outcomes:
-        lines.append(f"Plan of {outcome.proposer}: {'passed' if outcome.passed else 'failed'}, {outcome.yes} Yes, "
-                     f"{outcome.no} No")
-    lines += [f"Received by {name}: {amount} gold" for name, amount in settlement.receipts]
-    lines += [f"Gold of {name}: {amount}" for name, amount in gold(match, round_.number).items()]
-    lines.append(f"Changing rooms next round: {', '.join(round_.moves) or 'nobody'}")
+        votes = {"proposer": outcome.proposer, "yes": outcome.yes, "no": outcome.no}
+        lines.append(_("Plan of {proposer}: passed, {yes} Yes, {no} No", **votes) if outcome.passed
+                     else _("Plan of {proposer}: failed, {yes} Yes, {no} No", **votes))
+    lines += [_("Received by {name}: {amount} gold", name=name, amount=amount) for name, amount in settlement.receipts]
+    lines += [_("Gold of {name}: {amount}", name=name, amount=amount)
+              for name, amount in gold(match, round_.number).items()]
+    lines.append(_("Changing rooms next round: {names}", names=", ".join(round_.moves) or _("nobody")))
     return lines
 
 
@@ -360,15 +387,18 @@ def _mail_chart(session: Session, game: Game, settings: Settings, closed: Match,
                 opened: Match | None = None, preface: str | None = None) -> None:
     """The game master's chart of the phase that closed, and of a round that opened (no player
     receives it)."""
-    if closed.phase is not None and closed.phase.stage is Stage.FINAL:
-        lines = [f"Extra Token of Life: {closed.token_to or 'not given'}"]
-    else:
-        lines = chart_lines(closed, "closed")
-    if opened is not None and opened.phase is not None and opened.phase.stage is Stage.DISTRIBUTION:
-        lines += ["", *chart_lines(opened, "open")]
-    queue(session, settings, to=game.gm_address, subject=f"{game.name} {phase} chart", kind="chart", now=now,
-          game_id=game.id, body=render("pirates/chart", game=game, phase=phase, label=label(phase), lines=lines,
-                                       deadline=game.deadline, preface=preface))
+    with writing_to(session, settings, game.gm_address, game):
+        if closed.phase is not None and closed.phase.stage is Stage.FINAL:
+            lines = [_("Extra Token of Life: {name}", name=closed.token_to) if closed.token_to
+                     else _("Extra Token of Life: not given")]
+        else:
+            lines = chart_lines(closed, "closed")
+        if opened is not None and opened.phase is not None and opened.phase.stage is Stage.DISTRIBUTION:
+            lines += ["", *chart_lines(opened, "open")]
+        queue(session, settings, to=game.gm_address, subject=_("{game} {phase} chart", game=game.name, phase=phase),
+              kind="chart", now=now, game_id=game.id,
+              body=render("pirates/chart", game=game, phase=phase, label=label(phase), lines=lines,
+                          deadline=game.deadline, preface=preface))
 
 
 def results_mails(session: Session, game: Game) -> int:
@@ -400,16 +430,16 @@ def publication(session: Session, game: Game) -> Publication:
     match = match_now(session, game)
     assert match is not None
     if match.phase is not None and match.phase.stage is Stage.FINAL:
-        return Publication("Everything that was secret is now published: the rooms of each round, every package "
-                           "drawn, every plan and every ballot (drawn ones marked), the outcomes and everyone's "
-                           "gold, round by round.", publication_of(match).lines())
+        return Publication(_("Everything that was secret is now published: the rooms of each round, every package "
+                             "drawn, every plan and every ballot (drawn ones marked), the outcomes and everyone's "
+                             "gold, round by round."), publication_of(match).lines())
     lines = tuple(line for round_ in published_rounds(match) for line in (*round_.lines(), ""))
     if not lines:
-        return Publication("No round was played to its end, so there is nothing to publish.")
-    return Publication("Everything that was secret in the rounds played to their end is now published: the rooms, "
-                       "every package drawn, every plan and every ballot (drawn ones marked), the outcomes and "
-                       "everyone's gold, round by round. The round under way when the match ended is not: it was "
-                       "never settled.", lines)
+        return Publication(_("No round was played to its end, so there is nothing to publish."))
+    return Publication(_("Everything that was secret in the rounds played to their end is now published: the rooms, "
+                         "every package drawn, every plan and every ballot (drawn ones marked), the outcomes and "
+                         "everyone's gold, round by round. The round under way when the match ended is not: it was "
+                         "never settled."), lines)
 
 
 def seat_lines(match: Match, seat: str, submissions: Submissions) -> list[str]:
@@ -426,7 +456,8 @@ def seat_lines(match: Match, seat: str, submissions: Submissions) -> list[str]:
     if phase.stage is Stage.FINAL:
         lines += end_view(match).lines()
         if final_result(match).extra_token == seat:
-            lines.append(f"Your gift of the extra Token of Life: {submissions.token_to or 'none yet'}")
+            lines.append(_("Your gift of the extra Token of Life: {name}", name=submissions.token_to)
+                         if submissions.token_to else _("Your gift of the extra Token of Life: none yet"))
         return lines
     view = distribution_view(match, seat, phase.round)
     if phase.stage is Stage.VOTING:  # the round's plan has spent its garnets (P7): say what is left
@@ -435,20 +466,22 @@ def seat_lines(match: Match, seat: str, submissions: Submissions) -> list[str]:
     if phase.stage is Stage.DISTRIBUTION:
         plan = submissions.plan(seat)
         if plan is None:
-            lines.append("Your plan now: none yet (without one, yours is the default plan at the deadline)")
+            lines.append(_("Your plan now: none yet (without one, yours is the default plan at the deadline)"))
         else:
-            shares = ", ".join(f"{'you' if m == seat else m} {amount}" for m, amount in plan.shares)
-            garnets = f" ({plan.garnets} garnet{'' if plan.garnets == 1 else 's'} spent)" if plan.garnets else ""
-            lines.append(f"Your plan now: {shares}{garnets}")
+            shares = ", ".join(_("you {amount}", amount=amount) if m == seat else f"{m} {amount}"
+                               for m, amount in plan.shares)
+            lines.append(_("Your plan now: {shares} ({garnets} spent)", shares=shares,
+                           garnets=garnets_in_words(plan.garnets)) if plan.garnets
+                         else _("Your plan now: {shares}", shares=shares))
         return lines
     lines += voting_view(match, seat, phase.round).lines()[1:-1]  # its round and gold said above
     ballot = submissions.ballot(seat)
     if ballot is None:
-        lines.append("Your ballot now: none yet (without one, a ballot is drawn for you at the deadline)")
+        lines.append(_("Your ballot now: none yet (without one, a ballot is drawn for you at the deadline)"))
     else:
-        lines.append(f"Your ballot now: {ballot_words(ballot.yes, ballot.no, seat)}")
-    lines.append("You have asked to change rooms next round" if seat in submissions.moves
-                 else "You stay in your room next round")
+        lines.append(_("Your ballot now: {ballot}", ballot=ballot_words(ballot.yes, ballot.no, seat)))
+    lines.append(_("You have asked to change rooms next round") if seat in submissions.moves
+                 else _("You stay in your room next round"))
     return lines
 
 

@@ -31,6 +31,8 @@ from judge.api import (
 from judge.games.pirates import lifecycle
 from judge.games.pirates.core.match import FinalResult, final_result
 from judge.games.pirates.core.views import EndView, PublishedRound, publication, published_rounds
+from judge.language import gettext as _
+from judge.language import ngettext
 
 
 @dataclass(frozen=True)
@@ -98,6 +100,11 @@ def standings_of(result: FinalResult) -> list[api.Standing]:
     tokens = Counter(result.tokens)
     if result.token_to is not None:
         tokens[result.token_to] += 1
-    return api.ranked([(player, gold, f"{gold} gold" + {0: "", 1: ", a Token of Life"}.get(
-        tokens[player], f", {tokens[player]} Tokens of Life")) for player, gold in result.gold],
-        money={player: f"{gold} gold" for player, gold in result.gold})
+    def score(gold: int, held: int) -> str:
+        if held == 1:
+            return _("{gold} gold, a Token of Life", gold=gold)
+        return ngettext("{gold} gold, {count} Token of Life", "{gold} gold, {count} Tokens of Life", held,
+                        gold=gold) if held else _("{gold} gold", gold=gold)
+
+    return api.ranked([(player, gold, score(gold, tokens[player])) for player, gold in result.gold],
+                      money={player: _("{gold} gold", gold=gold) for player, gold in result.gold})

@@ -44,6 +44,8 @@ from judge.games.pirates.core.match import (
     moves_made,
     plan_source,
 )
+from judge.language import gettext as _
+from judge.language import ngettext
 
 
 class PlanLine(NamedTuple):
@@ -89,37 +91,42 @@ KEYWORDS = frozenset({"PLAN", "GARNETS", "GARNET", "VOTE", "MOVE", "NOMOVE", "GI
 _MAX_DIGITS = 6
 _PLAN_FORM = "PLAN name gold [name gold ...], e.g. PLAN ME 10 Alice 12 Bob 8"
 _VOTE_FORM = "VOTE YES name ... or VOTE NO name ..., e.g. VOTE YES ME Alice NO Bob Carol"
+"""The forms of PLAN and VOTE, in the grammar every language writes them in (the refusals quote them)."""
 
 
 def _amount(word: str, what: str) -> int:
-    """A whole number, 0 or more, as ``word`` writes it."""
+    """A whole number, 0 or more, as ``word`` writes it: ``what`` is the garnets' (``"garnets"``) or the gold
+    of the player named ``what``."""
     if not word.isdigit() or not word.isascii():
-        raise CommandError(f"'{_cut(word)}' is not {what}: a whole number, 0 or more, is expected")
+        raise CommandError(_("'{word}' is not a number of garnets: a whole number, 0 or more, is expected",
+                             word=_cut(word)) if what == "garnets" else
+                           _("'{word}' is not an amount of gold for {name}: a whole number, 0 or more, is expected",
+                             word=_cut(word), name=what))
     figures = word.lstrip("0") or "0"  # read without its leading zeros: Python reads no more than 4,300 figures
     if len(figures) > _MAX_DIGITS:
-        raise CommandError(f"'{_cut(word)}' is far more than any plan holds")
+        raise CommandError(_("'{word}' is far more than any plan holds", word=_cut(word)))
     return int(figures)
 
 
 def _plan(words: list[str]) -> PlanLine:
     if not words:
-        raise CommandError(f"a plan names who gets how much gold: {_PLAN_FORM}")
+        raise CommandError(_("a plan names who gets how much gold: {form}", form=_PLAN_FORM))
     shares: list[tuple[str, int]] = []
     for index in range(0, len(words), 2):
         name = words[index]
         if name.upper() in ("GARNET", "GARNETS"):
-            raise CommandError("GARNETS goes on a line of its own, after the PLAN line")
+            raise CommandError(_("GARNETS goes on a line of its own, after the PLAN line"))
         if name.isdigit():
-            raise CommandError(f"a player's name is expected where '{name}' is: {_PLAN_FORM}")
+            raise CommandError(_("a player's name is expected where '{word}' is: {form}", word=name, form=_PLAN_FORM))
         if index + 1 == len(words):
-            raise CommandError(f"{name} has no amount of gold after it: {_PLAN_FORM}")
-        shares.append((name, _amount(words[index + 1], f"an amount of gold for {name}")))
+            raise CommandError(_("{name} has no amount of gold after it: {form}", name=name, form=_PLAN_FORM))
+        shares.append((name, _amount(words[index + 1], name)))
     return PlanLine(tuple(shares))
 
 
 def _vote(words: list[str]) -> VoteLine:
     if not words or words[0].upper() not in ("YES", "NO"):
-        raise CommandError(f"a vote is Yes or No on the plans named: {_VOTE_FORM}")
+        raise CommandError(_("a vote is Yes or No on the plans named: {form}", form=_VOTE_FORM))
     votes: dict[bool, list[str]] = {True: [], False: []}
     current = words[0].upper() == "YES"
     named = 0
@@ -132,7 +139,7 @@ def _vote(words: list[str]) -> VoteLine:
             votes[current].append(word)
             named += 1
     if not named:
-        raise CommandError(f"a YES or NO needs the plans it votes on after it: {_VOTE_FORM}")
+        raise CommandError(_("a YES or NO needs the plans it votes on after it: {form}", form=_VOTE_FORM))
     return VoteLine(tuple(votes[True]), tuple(votes[False]))
 
 
@@ -147,13 +154,13 @@ def parse_command(text: str) -> Command | None:
         return _plan(args)
     if keyword in ("GARNETS", "GARNET"):
         if len(args) != 1:
-            raise CommandError("expected GARNETS n, the number of garnets the plan spends, e.g. GARNETS 1")
-        return GarnetsLine(_amount(args[0], "a number of garnets"))
+            raise CommandError(_("expected GARNETS n, the number of garnets the plan spends, e.g. GARNETS 1"))
+        return GarnetsLine(_amount(args[0], "garnets"))
     if keyword == "VOTE":
         return _vote(args)
     if keyword in ("MOVE", "NOMOVE"):
         if args:
-            raise CommandError(f"{keyword} takes nothing after it")
+            raise CommandError(_("{keyword} takes nothing after it", keyword=keyword))
         return MoveLine(keyword == "MOVE")
     if len(args) >= 2 and args[0].upper() == "TOKEN" and args[1].upper() == "TO":
         args = [args[0], *args[2:]]
@@ -251,7 +258,7 @@ def submit(match: Match, submissions: Submissions, player: str, mail: Mail) -> S
             elif isinstance(line.command, GiveTokenLine):
                 to = check_gift(match, player, line.command.name)
                 submissions = submissions.with_token(to)
-                message = f"The extra Token of Life will go to {to} (a later GIVE TOKEN replaces this)"
+                message = _("The extra Token of Life will go to {name} (a later GIVE TOKEN replaces this)", name=to)
                 code = "GIFT_ACCEPTED"
             else:  # every other command is a line of the plan or the ballot, answered above
                 raise MatchError(f"unexpected command {line.command!r}")
@@ -267,8 +274,17 @@ def _unreadable(lines: list[Line], what: str) -> str | None:
     errors = [f"'{_cut(line.text)}': {line.error}" for line in lines if line.command is None]
     if not errors:
         return None
-    more = f" (and {len(errors) - 1} more such lines)" if len(errors) > 1 else ""
-    return f"this mail's {what} is refused whole, as a line of it cannot be read: {errors[0]}{more}"
+    more = len(errors) - 1
+    if what == "plan":
+        return (ngettext("this mail's plan is refused whole, as a line of it cannot be read: {error} (and {count} more "
+                         "such line)",
+                         "this mail's plan is refused whole, as a line of it cannot be read: {error} (and {count} more "
+                         "such lines)", more, error=errors[0]) if more else
+                _("this mail's plan is refused whole, as a line of it cannot be read: {error}", error=errors[0]))
+    return (ngettext("this mail's ballot is refused whole, as a line of it cannot be read: {error} (and {count} more "
+                     "such line)", "this mail's ballot is refused whole, as a line of it cannot be read: {error} (and "
+                     "{count} more such lines)", more, error=errors[0]) if more else
+            _("this mail's ballot is refused whole, as a line of it cannot be read: {error}", error=errors[0]))
 
 
 def _cut(text: str) -> str:
@@ -285,19 +301,20 @@ def _submit_plan(match: Match, submissions: Submissions, player: str,
     plans = [line.command for line in lines if isinstance(line.command, PlanLine)]
     garnets = [line.command.garnets for line in lines if isinstance(line.command, GarnetsLine)]
     if not plans:
-        return submissions, Reply(texts, False, "GARNETS goes with a PLAN line in the same mail: garnets are "
-                                                "spent as part of a plan", "GARNETS_WITHOUT_PLAN")
+        return submissions, Reply(texts, False, _("GARNETS goes with a PLAN line in the same mail: garnets are "
+                                                  "spent as part of a plan"), "GARNETS_WITHOUT_PLAN")
     if len(plans) > 1 or len(garnets) > 1:
-        return submissions, Reply(texts, False, "a mail holds one plan: one PLAN line, and at most one "
-                                                "GARNETS line with it", "ONE_PLAN_A_MAIL")
+        return submissions, Reply(texts, False, _("a mail holds one plan: one PLAN line, and at most one "
+                                                  "GARNETS line with it"), "ONE_PLAN_A_MAIL")
     try:
         plan = check_plan(match, player, plans[0].shares, garnets[0] if garnets else 0)
     except Refused as exc:
         return submissions, Reply(texts, False, str(exc), exc.code)
     source = plan_source(match.round.package(player), plan.garnets)
-    shares = ", ".join(f"{'you' if m == player else m} {amount}" for m, amount in plan.shares)
-    return submissions.with_plan(plan), Reply(texts, True, f"Plan accepted, {plan.total} gold ({source}): {shares}",
-                                                  "PLAN_ACCEPTED")
+    shares = ", ".join(_("you {amount}", amount=amount) if m == player else f"{m} {amount}"
+                       for m, amount in plan.shares)
+    message = _("Plan accepted, {total} gold ({source}): {shares}", total=plan.total, source=source, shares=shares)
+    return submissions.with_plan(plan), Reply(texts, True, message, "PLAN_ACCEPTED")
 
 
 def _submit_ballot(match: Match, submissions: Submissions, player: str,
@@ -312,18 +329,19 @@ def _submit_ballot(match: Match, submissions: Submissions, player: str,
     except Refused as exc:
         return submissions, Reply(texts, False, str(exc), exc.code)
 
-    message = f"Ballot accepted: {ballot_words(ballot.yes, ballot.no, player)}"
+    message = _("Ballot accepted: {ballot}", ballot=ballot_words(ballot.yes, ballot.no, player))
     return submissions.with_ballot(ballot), Reply(texts, True, message, "BALLOT_ACCEPTED")
 
 
 def _submit_move(match: Match, submissions: Submissions, player: str, move: bool) -> tuple[Submissions, str]:
     if not move:
-        in_phase(match, Stage.VOTING, "a move is asked for or withdrawn")
+        in_phase(match, Stage.VOTING, "move")
         asked = player in submissions.moves
-        return submissions.with_move(player, False), ("Move withdrawn: you stay in your room" if asked
-                                                      else "You stay in your room")
+        return submissions.with_move(player, False), (_("Move withdrawn: you stay in your room") if asked
+                                                      else _("You stay in your room"))
     check_move(match, player)
     number = match.round.number + 1
     made = moves_made(match, player) + 1
-    return submissions.with_move(player, True), (f"You will change rooms at the start of round {number} "
-                                                 f"(move {made} of the {MOVES} allowed; NOMOVE withdraws it)")
+    return submissions.with_move(player, True), _("You will change rooms at the start of round {round} (move {made} "
+                                                  "of the {most} allowed; NOMOVE withdraws it)", round=number,
+                                                  made=made, most=MOVES)

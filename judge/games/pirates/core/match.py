@@ -78,6 +78,9 @@ from dataclasses import dataclass, replace
 from enum import Enum
 from typing import NamedTuple
 
+from judge.language import gettext as _
+from judge.language import ngettext
+
 ROUNDS = 5
 """Rounds in a match, each a Distribution Phase and a Voting Phase (rules, Gameplay)."""
 PACKAGES = (10, 20, 30, 40, 50)
@@ -152,8 +155,10 @@ class Phase(NamedTuple):
     def label(self) -> str:
         """The phase in a sentence: "the Voting Phase of round 2"."""
         if self.stage is Stage.FINAL:
-            return "the final phase"
-        return f"the {self.stage.value.title()} Phase of round {self.round}"
+            return _("the final phase")
+        if self.stage is Stage.DISTRIBUTION:
+            return _("the Distribution Phase of round {round}", round=self.round)
+        return _("the Voting Phase of round {round}", round=self.round)
 
 
 class Plan(NamedTuple):
@@ -187,20 +192,24 @@ def ballot_words(yes: Sequence[str], no: Sequence[str], reader: str | None = Non
     """A ballot in words: ``Yes on your own plan, Bob; No on Cy`` (to ``reader``, the voter), a
     side with no plan left out (``Yes on your own plan`` in a room of one, never "No on none")."""
     def plans(proposers: Sequence[str]) -> str:
-        return ", ".join("your own plan" if p == reader else p for p in proposers)
+        return ", ".join(_("your own plan") if p == reader else p for p in proposers)
 
-    return "; ".join(f"{word} on {plans(side)}" for word, side in (("Yes", yes), ("No", no)) if side)
+    if yes and no:
+        return _("Yes on {yes}; No on {no}", yes=plans(yes), no=plans(no))
+    return _("Yes on {yes}", yes=plans(yes)) if yes else _("No on {no}", no=plans(no))
 
 
 def plans_of(proposers: Sequence[str], reader: str) -> str:
     """Plans by their proposers, to ``reader``: ``your own plan``, ``the plan of Fay``, ``your own
     plan and the plans of Fay and Gus``."""
     others = [p for p in proposers if p != reader]
-    parts = ["your own plan"] if reader in proposers else []
-    if others:
-        names = others[0] if len(others) == 1 else f"{', '.join(others[:-1])} and {others[-1]}"
-        parts.append(f"the plan{'s' if len(others) > 1 else ''} of {names}")
-    return " and ".join(parts)
+    if len(others) > 1:
+        theirs = _("the plans of {names} and {last}", names=", ".join(others[:-1]), last=others[-1])
+    else:
+        theirs = _("the plan of {name}", name=others[0]) if others else ""
+    if reader not in proposers:
+        return theirs
+    return _("your own plan and {plans}", plans=theirs) if theirs else _("your own plan")
 
 
 class Outcome(NamedTuple):
@@ -347,12 +356,14 @@ def _rng(seed: int | str, what: str, player: str = "") -> random.Random:
 
 def garnets_in_words(count: int) -> str:
     """"1 garnet", "2 garnets"."""
-    return f"{count} garnet" if count == 1 else f"{count} garnets"
+    return ngettext("{count} garnet", "{count} garnets", count)
 
 
 def plan_source(package: int, garnets: int) -> str:
     """Where a plan's gold comes from, in words: "the 30-gold package and 1 garnet" (P5, P7)."""
-    return f"the {package}-gold package" + (f" and {garnets_in_words(garnets)}" if garnets > 0 else "")
+    if garnets > 0:
+        return _("the {package}-gold package and {garnets}", package=package, garnets=garnets_in_words(garnets))
+    return _("the {package}-gold package", package=package)
 
 
 # -- set-up (P1) ------------------------------------------------------------------------------------
@@ -361,9 +372,9 @@ def plan_source(package: int, garnets: int) -> str:
 def check_name(name: str) -> str | None:
     """What is wrong with ``name`` as a player's name (P1), or ``None``."""
     if not _NAME.fullmatch(name):
-        return f"'{name}' cannot be a player's name: a name is 2 to 12 letters or digits"
+        return _("'{name}' cannot be a player's name: a name is 2 to 12 letters or digits", name=name)
     if name.upper() in RESERVED:
-        return f"'{name}' cannot be a player's name: ME, YES and NO are words of the commands"
+        return _("'{name}' cannot be a player's name: ME, YES and NO are words of the commands", name=name)
     return None
 
 
@@ -373,16 +384,16 @@ def start_match(players: Iterable[str], seed: int | str, garnets: int = 0) -> Ma
     names = list(players)
     errors = [error for error in map(check_name, names) if error]
     if len(names) % 2 or not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
-        errors.append(f"a match has an even number of players from {MIN_PLAYERS} to {MAX_PLAYERS}, "
-                      f"not {len(names)}")
+        errors.append(_("a match has an even number of players from {least} to {most}, not {count}",
+                        least=MIN_PLAYERS, most=MAX_PLAYERS, count=len(names)))
     seen: dict[str, str] = {}
     for name in names:
         if _key(name) in seen:
-            errors.append(f"two players are named '{seen[_key(name)]}' and '{name}': names must differ "
-                          "whatever the case")
+            errors.append(_("two players are named '{one}' and '{other}': names must differ whatever the case",
+                            one=seen[_key(name)], other=name))
         seen[_key(name)] = name
     if garnets < 0:
-        errors.append(f"a player cannot start with {garnets} garnets")
+        errors.append(_("a player cannot start with {count} garnets", count=garnets))
     if errors:
         raise SetupError("; ".join(errors))
     ordered = _sorted(names)
@@ -583,32 +594,45 @@ def _resolve(match: Match, player: str, written: str, room: Room, errors: list[R
     added to ``errors``."""
     name = player if written.upper() == "ME" else match.player(written)
     if name is None:
-        errors.append(Reason("NO_SUCH_PLAYER", f"there is no player named {written} in this game"))
+        errors.append(Reason("NO_SUCH_PLAYER", _("there is no player named {name} in this game", name=written)))
         return None
     if name not in room:
-        errors.append(Reason("NOT_IN_ROOM", f"{name} is not in your room this round (your room: {', '.join(room)})"))
+        errors.append(Reason("NOT_IN_ROOM", _("{name} is not in your room this round (your room: {room})", name=name,
+                                              room=", ".join(room))))
         return None
     return name
 
 
 def in_phase(match: Match, stage: Stage, what: str) -> Phase:
-    """The open phase, if it is of ``stage``; else :class:`Refused`, saying when ``what`` is done
-    ("plans are sent" during a Distribution Phase...)."""
+    """The open phase, if it is of ``stage``; else :class:`Refused`, saying when ``what`` (``plan``,
+    ``vote``, ``move`` or ``token``) is done: plans are sent during a Distribution Phase..."""
     phase = match.current_phase
-    when = {Stage.DISTRIBUTION: "during a Distribution Phase", Stage.VOTING: "during a Voting Phase",
-            Stage.FINAL: "after the last round, in the final phase"}[stage]
-    if phase is None:
-        raise Refused(Reason("NOT_THIS_PHASE", f"{what} {when}, and no phase of the match is open now"))
-    if phase.stage is not stage:
-        raise Refused(Reason("NOT_THIS_PHASE", f"{what} {when}; this is {phase.label}"))
+    if phase is None or phase.stage is not stage:
+        raise Refused(Reason("NOT_THIS_PHASE", _when_done(what, phase.label if phase is not None else None)))
     return phase
+
+
+def _when_done(what: str, now: str | None) -> str:
+    """When ``what`` is done, and the phase open ``now`` (None: none), in one sentence."""
+    if what == "plan":
+        return (_("plans are sent during a Distribution Phase; this is {phase}", phase=now) if now else
+                _("plans are sent during a Distribution Phase, and no phase of the match is open now"))
+    if what == "vote":
+        return (_("votes are sent during a Voting Phase; this is {phase}", phase=now) if now else
+                _("votes are sent during a Voting Phase, and no phase of the match is open now"))
+    if what == "move":
+        return (_("a move is asked for during a Voting Phase; this is {phase}", phase=now) if now else
+                _("a move is asked for during a Voting Phase, and no phase of the match is open now"))
+    return (_("the extra Token of Life is given after the last round, in the final phase; this is {phase}", phase=now)
+            if now else _("the extra Token of Life is given after the last round, in the final phase, and no phase "
+                          "of the match is open now"))
 
 
 def check_plan(match: Match, player: str, shares: Sequence[tuple[str, int]], garnets: int = 0) -> Plan:
     """``player``'s plan for the open Distribution Phase, from the names (as written, ``ME`` for
     oneself) and gold given, and the garnets spent: a :class:`Plan`, or :class:`Refused` with every
     reason (P5, P7, rules' Garnet Usage)."""
-    in_phase(match, Stage.DISTRIBUTION, "plans are sent")
+    in_phase(match, Stage.DISTRIBUTION, "plan")
     round_ = match.round
     room = round_.room_of(player)
     errors: list[Reason] = []
@@ -618,23 +642,25 @@ def check_plan(match: Match, player: str, shares: Sequence[tuple[str, int]], gar
         if name is None:
             continue
         if name in given:
-            errors.append(Reason("NAMED_TWICE", "the plan names you twice" if name == player else
-                                 f"the plan names {name} twice"))
+            errors.append(Reason("NAMED_TWICE", _("the plan names you twice") if name == player else
+                                 _("the plan names {name} twice", name=name)))
         if amount < 0:
-            errors.append(Reason("NEGATIVE_SHARE", f"{name} cannot be given {amount} gold: a share is a whole number "
-                                 "of gold, 0 or more"))
+            errors.append(Reason("NEGATIVE_SHARE", _("{name} cannot be given {amount} gold: a share is a whole number "
+                                                     "of gold, 0 or more", name=name, amount=amount)))
         given[name] = amount
     held = garnets_held(match, player, round_.number)
     if garnets < 0:
-        errors.append(Reason("NEGATIVE_GARNETS", f"a plan cannot spend {garnets} garnets"))
+        errors.append(Reason("NEGATIVE_GARNETS", _("a plan cannot spend {count} garnets", count=garnets)))
     elif garnets > held:
-        errors.append(Reason("TOO_FEW_GARNETS", f"you have {garnets_in_words(held)}; this plan spends {garnets}"))
+        errors.append(Reason("TOO_FEW_GARNETS", _("you have {held}; this plan spends {count}",
+                                                  held=garnets_in_words(held), count=garnets)))
     package = round_.package(player)
     total = package + GARNET_GOLD * max(garnets, 0)
     given_total = sum(amount for _, amount in shares)
     if given_total != total:
-        errors.append(Reason("WRONG_TOTAL", f"a plan must give out exactly {total} gold "
-                             f"({plan_source(package, garnets)}); yours gives {given_total}"))
+        errors.append(Reason("WRONG_TOTAL", _("a plan must give out exactly {total} gold ({source}); yours gives "
+                                              "{given}", total=total, source=plan_source(package, garnets),
+                                              given=given_total)))
     if errors:
         raise Refused(*errors)
     return Plan(player, tuple((m, given.get(m, 0)) for m in room), garnets)
@@ -652,7 +678,7 @@ def check_ballot(match: Match, player: str, yes: Sequence[str], no: Sequence[str
     """``player``'s ballot for the open Voting Phase, from the proposers of the plans voted Yes
     and No, as written (``ME`` for oneself): a :class:`Ballot`, or :class:`Refused` with every
     reason (Clarification, P2, P3)."""
-    in_phase(match, Stage.VOTING, "votes are sent")
+    in_phase(match, Stage.VOTING, "vote")
     room = match.round.room_of(player)
     errors: list[Reason] = []
     votes: dict[str, bool] = {}
@@ -661,21 +687,24 @@ def check_ballot(match: Match, player: str, yes: Sequence[str], no: Sequence[str
         if name is None:
             continue
         if name in votes:
-            whose = "your plan" if name == player else f"the plan of {name}"
-            errors.append(Reason("VOTED_TWICE", f"the ballot votes twice on {whose}: a ballot votes once on each "
-                                 "plan of your room"))
+            errors.append(Reason("VOTED_TWICE", _("the ballot votes twice on your plan: a ballot votes once on each "
+                                                  "plan of your room") if name == player else
+                                 _("the ballot votes twice on the plan of {name}: a ballot votes once on each plan "
+                                   "of your room", name=name)))
         votes[name] = vote
     left_out = [m for m in room if m not in votes]
     if left_out:
-        errors.append(Reason("PLAN_LEFT_OUT", f"the ballot leaves out {plans_of(left_out, player)}: a ballot votes "
-                             "on every plan of your room, your own included"))
+        errors.append(Reason("PLAN_LEFT_OUT", _("the ballot leaves out {plans}: a ballot votes on every plan of your "
+                                                "room, your own included", plans=plans_of(left_out, player))))
     elif not errors:
         ayes = sum(votes.values())
         noes = len(room) - ayes
         if not balanced(ayes, noes):
-            rule = (f"in a room of {len(room)} a ballot has {len(room) // 2} Yes and {len(room) // 2} No votes"
-                    if len(room) % 2 == 0 else "a ballot's Yes and No votes may differ by at most one")
-            errors.append(Reason("UNBALANCED", f"{rule}; yours has {ayes} Yes and {noes} No"))
+            errors.append(Reason("UNBALANCED", _(
+                "in a room of {size} a ballot has {half} Yes and {half} No votes; yours has {ayes} Yes and {noes} No",
+                size=len(room), half=len(room) // 2, ayes=ayes, noes=noes) if len(room) % 2 == 0 else _(
+                "a ballot's Yes and No votes may differ by at most one; yours has {ayes} Yes and {noes} No",
+                ayes=ayes, noes=noes)))
     if errors:
         raise Refused(*errors)
     return Ballot(player, tuple(m for m in room if votes[m]), tuple(m for m in room if not votes[m]))
@@ -745,12 +774,13 @@ def moves_made(match: Match, player: str) -> int:
 
 def check_move(match: Match, player: str) -> None:
     """Refuse ``player``'s ``MOVE`` if the rules do not allow it now (rules, Submissions; P9)."""
-    phase = in_phase(match, Stage.VOTING, "a move is asked for")
+    phase = in_phase(match, Stage.VOTING, "move")
     if phase.round == ROUNDS:
-        raise Refused(Reason("LAST_ROUND", "a move changes your room for the next round, and this is the last round"))
+        raise Refused(Reason("LAST_ROUND", _("a move changes your room for the next round, and this is the last "
+                                             "round")))
     if moves_made(match, player) >= MOVES:
-        raise Refused(Reason("TOO_MANY_MOVES", f"a player may change rooms at most {MOVES} times in a match, and "
-                             f"you have already changed {MOVES} times"))
+        raise Refused(Reason("TOO_MANY_MOVES", _("a player may change rooms at most {most} times in a match, and you "
+                                                 "have already changed {most} times", most=MOVES)))
 
 
 # -- the end (P7, P11, P12) ---------------------------------------------------------------------------
@@ -820,13 +850,13 @@ def final_result(match: Match) -> FinalResult:
 def check_gift(match: Match, player: str, written: str) -> str:
     """The player ``written`` names as the extra Token of Life's recipient, if ``player`` may give
     it to them now (P11); else :class:`Refused`."""
-    in_phase(match, Stage.FINAL, "the extra Token of Life is given")
+    in_phase(match, Stage.FINAL, "token")
     if final_result(match).extra_token != player:
-        raise Refused(Reason("NOT_THE_RICHEST", "only the player with more gold than anyone else gives the extra Token "
-                             "of Life"))
+        raise Refused(Reason("NOT_THE_RICHEST", _("only the player with more gold than anyone else gives the extra "
+                                                  "Token of Life")))
     name = match.player(written) if written.upper() != "ME" else player
     if name is None:
-        raise Refused(Reason("NO_SUCH_PLAYER", f"there is no player named {written} in this game"))
+        raise Refused(Reason("NO_SUCH_PLAYER", _("there is no player named {name} in this game", name=written)))
     if name == player:
-        raise Refused(Reason("GIFT_TO_SELF", "the extra Token of Life goes to another player, not to you"))
+        raise Refused(Reason("GIFT_TO_SELF", _("the extra Token of Life goes to another player, not to you")))
     return name

@@ -46,14 +46,19 @@ from judge.games.pirates.core.match import (
     gold,
     settle,
 )
+from judge.language import gettext as _
 
 
 def _names(names: tuple[str, ...]) -> str:
-    return ", ".join(names) if names else "none"
+    return ", ".join(names) if names else _("none")
 
 
 def _shares(plan: Plan, reader: str | None = None) -> str:
-    return ", ".join(f"{'you' if m == reader else m} {amount}" for m, amount in plan.shares)
+    return ", ".join(_("you {amount}", amount=amount) if m == reader else f"{m} {amount}" for m, amount in plan.shares)
+
+
+def _round_of(number: int, rounds: int) -> str:
+    return _("Round {round} of {rounds}", round=number, rounds=rounds)
 
 
 class DistributionView(NamedTuple):
@@ -67,8 +72,9 @@ class DistributionView(NamedTuple):
     garnets: int
 
     def lines(self) -> tuple[str, ...]:
-        return (f"Round {self.round} of {self.rounds}", f"Room: {', '.join(self.room)}",
-                f"Package: {self.package} gold", f"Gold: {self.gold}", f"Garnets: {self.garnets}")
+        return (_round_of(self.round, self.rounds), _("Room: {names}", names=", ".join(self.room)),
+                _("Package: {amount} gold", amount=self.package), _("Gold: {amount}", amount=self.gold),
+                _("Garnets: {count}", count=self.garnets))
 
 
 class VotingView(NamedTuple):
@@ -84,14 +90,18 @@ class VotingView(NamedTuple):
     gold: int
 
     def lines(self) -> tuple[str, ...]:
-        own = f"Your plan: {_shares(self.plan, self.plan.proposer)}"
-        if self.plan.garnets:
-            own += f" ({garnets_in_words(self.plan.garnets)} spent)"
-        if self.default:
-            own += " (the default plan: you sent no valid plan in time)"
-        return (f"Round {self.round} of {self.rounds}",
-                *(f"Plan of {proposer}: you receive {amount} gold" for proposer, amount in self.receipts), own,
-                f"Gold: {self.gold}")
+        shares = _shares(self.plan, self.plan.proposer)
+        if self.default:  # a default plan spends no garnet (P5)
+            own = _("Your plan: {shares} (the default plan: you sent no valid plan in time)", shares=shares)
+        elif self.plan.garnets:
+            own = _("Your plan: {shares} ({garnets} spent)", shares=shares,
+                    garnets=garnets_in_words(self.plan.garnets))
+        else:
+            own = _("Your plan: {shares}", shares=shares)
+        return (_round_of(self.round, self.rounds),
+                *(_("Plan of {proposer}: you receive {amount} gold", proposer=proposer, amount=amount)
+                  for proposer, amount in self.receipts), own,
+                _("Gold: {amount}", amount=self.gold))
 
 
 class VotingResultView(NamedTuple):
@@ -108,13 +118,14 @@ class VotingResultView(NamedTuple):
     moving: bool
 
     def lines(self) -> tuple[str, ...]:
-        ballot = f"Your ballot: {ballot_words(self.ballot.yes, self.ballot.no, self.ballot.voter)}"
-        if self.drawn:
-            ballot += " (drawn at random: you sent no valid ballot in time)"
-        moving = (f"You change rooms at the start of round {self.round + 1}",) if self.moving else ()
-        return (f"Round {self.round} of {self.rounds}",
-                *(f"Plan of {p}: {'passed' if passed else 'failed'}" for p, passed in self.outcomes),
-                ballot, f"Gold: {self.gold}", *moving)
+        words = ballot_words(self.ballot.yes, self.ballot.no, self.ballot.voter)
+        ballot = (_("Your ballot: {ballot} (drawn at random: you sent no valid ballot in time)", ballot=words)
+                  if self.drawn else _("Your ballot: {ballot}", ballot=words))
+        moving = (_("You change rooms at the start of round {round}", round=self.round + 1),) if self.moving else ()
+        return (_round_of(self.round, self.rounds),
+                *(_("Plan of {proposer}: passed", proposer=p) if passed else _("Plan of {proposer}: failed", proposer=p)
+                  for p, passed in self.outcomes),
+                ballot, _("Gold: {amount}", amount=self.gold), *moving)
 
 
 class EndView(NamedTuple):
@@ -135,18 +146,20 @@ class EndView(NamedTuple):
 
     def lines(self) -> tuple[str, ...]:
         if self.extra_token is None:
-            extra = "none (no player has more gold than every other)"
+            extra = _("Extra Token of Life: none (no player has more gold than every other)")
         elif self.token_to is not None:
-            extra = f"{self.extra_token} gives it to {self.token_to}"
+            extra = _("Extra Token of Life: {giver} gives it to {taker}", giver=self.extra_token, taker=self.token_to)
         elif self.settled:
-            extra = f"not given ({self.extra_token} named nobody in time)"
+            extra = _("Extra Token of Life: not given ({giver} named nobody in time)", giver=self.extra_token)
         else:
-            extra = f"{self.extra_token} gives it to another player (GIVE TOKEN name) before the final deadline"
+            extra = _("Extra Token of Life: {giver} gives it to another player (GIVE TOKEN name) before the final "
+                      "deadline", giver=self.extra_token)
         earned = dict(self.garnets_earned)
-        return (*(f"Final gold: {name} {amount}" for name, amount in self.gold),
-                f"Tokens of Life: {_names(self.tokens)}", f"Extra Token of Life: {extra}",
-                f"Elimination Candidate: {_names(self.elimination_candidates)}",
-                *(f"Garnets: {name} {count} ({earned[name]} earned at the end)" for name, count in self.garnets))
+        return (*(_("Final gold: {name} {amount}", name=name, amount=amount) for name, amount in self.gold),
+                _("Tokens of Life: {names}", names=_names(self.tokens)), extra,
+                _("Elimination Candidate: {names}", names=_names(self.elimination_candidates)),
+                *(_("Garnets: {name} {count} ({earned} earned at the end)", name=name, count=count, earned=earned[name])
+                  for name, count in self.garnets))
 
 
 class PublishedPlan(NamedTuple):
@@ -187,27 +200,35 @@ class PublishedRound(NamedTuple):
     gold: tuple[tuple[str, int], ...]
 
     def lines(self) -> tuple[str, ...]:
-        lines = [f"Round {self.number} of {ROUNDS}"]
-        lines += [f"Room {name}: {', '.join(room) or 'nobody'}" for name, room in zip(ROOM_NAMES, self.rooms,
-                                                                                     strict=True)]
+        lines = [_round_of(self.number, ROUNDS)]
+        lines += [_("Room {room}: {names}", room=name, names=", ".join(room) or _("nobody"))
+                  for name, room in zip(ROOM_NAMES, self.rooms, strict=True)]
         if self.number > 1:
-            lines.append(f"Changed rooms: {', '.join(self.moved) or 'nobody'}")
-        lines += [f"Package of {name}: {amount} gold" for name, amount in self.packages]
-        for plan in self.plans:
-            notes = [f"{plan.total} gold"]
-            if plan.garnets:
-                notes.append(garnets_in_words(plan.garnets))
-            if plan.default:
-                notes.append("default")
-            lines.append(f"Plan of {plan.proposer}: {_shares(Plan(plan.proposer, plan.shares))} ({'; '.join(notes)}): "
-                         f"{'passed' if plan.passed else 'failed'}, {plan.yes} Yes, {plan.no} No")
+            lines.append(_("Changed rooms: {names}", names=", ".join(self.moved) or _("nobody")))
+        lines += [_("Package of {name}: {amount} gold", name=name, amount=amount) for name, amount in self.packages]
+        lines += [_published_plan(plan) for plan in self.plans]
         for ballot in self.ballots:
-            lines.append(f"Ballot of {ballot.voter}: {ballot_words(ballot.yes, ballot.no)}"
-                         + (" (drawn)" if ballot.drawn else ""))
-        lines += [f"Received by {name}: {amount} gold" for name, amount in self.received]
-        lines.append(f"Gold destroyed: {self.destroyed}")
-        lines += [f"Gold of {name}: {amount}" for name, amount in self.gold]
+            words = ballot_words(ballot.yes, ballot.no)
+            lines.append(_("Ballot of {voter}: {ballot} (drawn)", voter=ballot.voter, ballot=words) if ballot.drawn
+                         else _("Ballot of {voter}: {ballot}", voter=ballot.voter, ballot=words))
+        lines += [_("Received by {name}: {amount} gold", name=name, amount=amount) for name, amount in self.received]
+        lines.append(_("Gold destroyed: {amount}", amount=self.destroyed))
+        lines += [_("Gold of {name}: {amount}", name=name, amount=amount) for name, amount in self.gold]
         return tuple(lines)
+
+
+def _published_plan(plan: PublishedPlan) -> str:
+    """A plan's line of the publication: its shares, its gold (its garnets, whether it was the default), and
+    its votes."""
+    notes = [_("{amount} gold", amount=plan.total)]
+    if plan.garnets:
+        notes.append(garnets_in_words(plan.garnets))
+    if plan.default:
+        notes.append(_("default"))
+    values = {"proposer": plan.proposer, "shares": _shares(Plan(plan.proposer, plan.shares)),
+              "notes": "; ".join(notes), "yes": plan.yes, "no": plan.no}
+    return (_("Plan of {proposer}: {shares} ({notes}): passed, {yes} Yes, {no} No", **values) if plan.passed
+            else _("Plan of {proposer}: {shares} ({notes}): failed, {yes} Yes, {no} No", **values))
 
 
 class Publication(NamedTuple):
