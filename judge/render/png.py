@@ -156,12 +156,15 @@ def _shades(sample: Image.Image, flat: list[bytes]) -> list[bytes]:
     cells = bytes(octree.getpalette("RGB") or ())
     shades = [cells[3 * index : 3 * index + 3] for _, index in octree.getcolors(EDGE_COLOURS) or ()
               if isinstance(index, int)]
-    return [shade for shade in shades if all(_distance(shade, colour) > NEAR for colour in flat)]
+    return [shade for shade in shades if not _near(shade, flat)]
 
 
-def _distance(one: bytes, other: bytes) -> int:
-    """How far apart two colours are: the most levels of 255 they differ by in any of red, green and blue."""
-    return max(abs(a - b) for a, b in zip(one, other, strict=True))
+def _near(shade: bytes, flat: list[bytes]) -> bool:
+    """Whether ``shade`` is within `NEAR` levels of 255 of a ``flat`` colour in each of red, green
+    and blue.  Asked of 16 shades against up to 240 colours for each map drawn: written to give up
+    on a colour at its first channel too far, not to take the largest of the three."""
+    red, green, blue = shade
+    return any(abs(red - r) <= NEAR and abs(green - g) <= NEAR and abs(blue - b) <= NEAR for r, g, b in flat)
 
 
 def rgb_bytes(colour: str) -> bytes:
