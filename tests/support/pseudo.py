@@ -45,6 +45,7 @@ def pseudo(language: str = "it") -> Iterator[None]:
     def bracketed(code: str) -> NullTranslations:
         return _Bracketed() if code == language else real(code)
 
+    bracketed.cache_clear = real.cache_clear  # type: ignore[attr-defined]  # a kind's catalogue added meanwhile
     judge.language.translations = bracketed  # type: ignore[assignment]
     try:
         yield
@@ -54,17 +55,28 @@ def pseudo(language: str = "it") -> Iterator[None]:
 
 def untranslated(body: str) -> list[str]:
     """The lines of a mail written outside any message (two lowercase words of English left once every
-    bracketed message is taken out); quoted lines (``>``), the form's ``%`` lines and blank lines apart."""
-    found = []
-    for line in body.splitlines():
+    bracketed message, however many lines it was wrapped over, is taken out); quoted lines (``>``), the
+    form's ``%`` lines and the lines of a form (its commands, in the grammar every language writes) and blank
+    lines apart."""
+    masked = body
+    while (bare := _MARKED.sub(_blank, masked)) != masked:
+        masked = bare
+    found, in_form = [], False
+    for line, rest in zip(body.splitlines(), masked.splitlines(), strict=True):
         text = line.strip()
-        if not text or text.startswith((">", "%")):
+        if text.startswith("%% form for"):
+            in_form = True
+        if in_form or not text or text.startswith((">", "%")):
+            in_form = in_form and not text.startswith("%% end of form")
             continue
-        while (bare := _MARKED.sub(" ", text)) != text:
-            text = bare
-        if _WORDS.search(text):
+        if _WORDS.search(rest):
             found.append(line)
     return found
+
+
+def _blank(match: re.Match[str]) -> str:
+    """A bracketed message as spaces, its line breaks kept: the lines around it stay where they were."""
+    return "".join("\n" if char == "\n" else " " for char in match.group(0))
 
 
 def _report() -> int:
@@ -79,9 +91,9 @@ def _report() -> int:
                 readers = {seat.address for seat in kind.seats} | {"gm@example.org"}
                 for reader in sorted(readers):
                     judge_.send(reader, "SET LANGUAGE it")
-                judge_.new_mail()
+                chosen = len(judge_.all_mail())  # the answers to SET LANGUAGE, in the language it was read in
                 kind.first_played(judge_)
-                for mail in judge_.all_mail():
+                for mail in judge_.all_mail()[chosen:]:
                     lines = untranslated(mail.body) if mail.to in readers else []
                     if lines:
                         print(f"== {kind.name}: {mail.subject} (to {mail.to})")
