@@ -70,7 +70,6 @@ def environment() -> Environment:
     env.filters["state"] = state_word
     env.filters["language_name"] = called
     env.globals["languages"] = lambda: [(code, name_of(code)) for code in offered()]
-    env.globals["state_word"] = state_word
     return env
 
 

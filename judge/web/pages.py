@@ -107,7 +107,7 @@ def _environment(loader: BaseLoader) -> Environment:
     env.filters["counted"] = counted
     env.globals["language"] = current
     env.globals["state_word"] = state_word
-    env.globals["seat_word"] = seat_state_word
+    env.globals["seat_state_word"] = seat_state_word
     return env
 
 
