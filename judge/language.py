@@ -142,3 +142,11 @@ def ngettext(singular: str, plural: str, count: int, /, **values: object) -> str
     said = translations(_reader.get()).ngettext(singular, plural, count)
     return said.format(count=count, **values)
 
+
+
+def pgettext(context: str, message: str, /, **values: object) -> str:
+    """``message`` in the reader's language as it is said in ``context`` (a word whose translation
+    agrees with what it stands for: ``pgettext("centres", "none")`` is ``nessuno`` where the units'
+    is ``nessuna``), its named places filled with ``values``."""
+    said = translations(_reader.get()).pgettext(context, message)
+    return said.format(**values) if values else said

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import select
 
-from judge.language import called, gettext, name_of, offered, reading
+from judge.language import called, gettext, name_of, offered, pgettext, reading
 from judge.service.config import ConfigError, Settings
 from judge.service.outgoing import preferences
 from judge.store.models import Game
@@ -155,3 +155,22 @@ def test_the_catalogue_check_finds_an_untranslated_a_fuzzy_and_a_misplaced_messa
     assert "judge it: named places ['unita'] where the message has ['unit']: 'one {unit}'" in found
     assert "judge it: messages.mo is not messages.po compiled (run tools/catalogues.py compile)" in found
     assert not any("'three'" in problem for problem in found)
+
+
+def test_a_word_said_in_a_context_is_extracted_with_it_and_agrees_with_what_it_stands_for(tmp_path: Path) -> None:
+    """``pgettext``: the same English word translated apart where its gender differs (Exchange's board
+    lines: no centre is ``nessuno`` in Italian, no unit ``nessuna``; tests/games/exchange/test_languages)."""
+    source = tmp_path / "judge"
+    (source / "games").mkdir(parents=True)
+    (source / "said.py").write_text('from judge.language import gettext as _\nfrom judge.language import pgettext\n'
+                                    'A = _("none")\nB = pgettext("centers", "none")\n'
+                                    'C = pgettext("units", "{count} left")\n')
+    domain = catalogues.domains(tmp_path)[0]
+    catalogues.update(domain, ["it"])
+    found = {(message.context, message.id) for message in catalogues.extract(domain) if message.id}
+    assert found == {(None, "none"), ("centers", "none"), ("units", "{count} left")}
+    assert 'msgctxt "centers"\nmsgid "none"' in domain.po("it").read_text("utf-8")
+    with reading("it"):
+        assert pgettext("no such context", "none") == "none"  # a context nobody translated reads as English
+    assert pgettext("centers", "none") == "none"
+    assert pgettext("units", "{count} left", count=2) == "2 left"
