@@ -43,6 +43,8 @@ from judge.games.exchange import stored
 from judge.games.exchange.core.state import Stage
 from judge.games.exchange.handlers import SheetLine
 from judge.games.exchange.reading import EXCHANGE_WORDS
+from judge.language import gettext as _
+from judge.language import ngettext
 from judge.payola.ahead_orders import read_now, shape_of
 from judge.payola.offers import shape_error
 
@@ -57,7 +59,7 @@ def following(phase: str) -> tuple[str, ...]:
     """The `CYCLE` phases that may come after ``phase``, nearest first (``W1900X``: ``S1901M`` on)."""
     names = []
     key, year = phase[0] + phase[-1], int(phase[1:-1])
-    for _ in range(CYCLE):
+    for _step in range(CYCLE):
         key = _NEXT[key]
         year += key == "SM"
         names.append(f"{key[0]}{year:04d}{key[1]}")
@@ -67,29 +69,29 @@ def following(phase: str) -> tuple[str, ...]:
 def check_ahead(game: Game, phase: str, command: Command) -> str | None:
     """Why a line read as ``command`` cannot be kept for ``phase``, in words (see the module's header)."""
     if not isinstance(command, SheetLine):
-        return (f"not kept for {phase}: this command acts when it is read, not in a phase; send it outside the "
-                "PHASE block to do it now")
+        return _("not kept for {phase}: this command acts when it is read, not in a phase; send it outside the "
+                 "PHASE block to do it now", phase=phase)
     text = command.text
     key = text.split()[0].upper().rstrip(".,:;!")
     if phase.endswith("X") or key in EXCHANGE_WORDS - {"WORTH"}:
-        return ("the Exchange phase's lines are not kept ahead: bids, sales and ballots are written against the "
-                "treasuries, centres and holdings the year decides, so send them in the Exchange phase itself")
+        return _("the Exchange phase's lines are not kept ahead: bids, sales and ballots are written against the "
+                 "treasuries, centres and holdings the year decides, so send them in the Exchange phase itself")
     if key in _ACTING:
-        return (f"not kept for {phase}: {key} acts when it is read, not in a phase; send it outside the PHASE block "
-                "to do it now")
+        return _("not kept for {phase}: {word} acts when it is read, not in a phase; send it outside the PHASE "
+                 "block to do it now", phase=phase, word=key)
     game_map = load_map(game.variant)
     kind = Phase.parse(phase).kind
     if key in ("FOR", "END"):
         return _part_error(game_map, text.split())
     if key == "WORTH":
         return None if phase.startswith("S") and kind is PhaseKind.MOVEMENT else (
-            "WORTH is written only in a Spring movement phase (E22)")
+            _("WORTH is written only in a Spring movement phase (E22)"))
     if text[0].isdigit() or text[0] in "-.\u2013\u2014\u2212":
         if kind is not PhaseKind.MOVEMENT:
-            return f"offers are only taken in a movement phase, and {phase} is not one"
+            return _("offers are only taken in a movement phase, and {phase} is not one", phase=phase)
         return shape_error(text, game_map, stored.options_of(game).payola)
     if kind is PhaseKind.MOVEMENT:
-        return f"in a movement phase units are bribed, not ordered: send offers for {phase}"
+        return _("in a movement phase units are bribed, not ordered: send offers for {phase}", phase=phase)
     return shape_of(text, game_map, kind)
 
 
@@ -132,18 +134,22 @@ def read_ahead(session: Session, game: Game, seat: str, lines: Sequence[str]) ->
 def _no_room(corporation: str, due: int) -> str:
     """Why an adjustment is left out once ``corporation``'s ``due`` builds (or removals) are taken."""
     if due > 0:
-        return f"{corporation}'s centres allow {due} build(s) now, and the lines before it took them"
+        return ngettext("{corporation}'s centres allow {count} build now, and the lines before it took it",
+                        "{corporation}'s centres allow {count} builds now, and the lines before it took them", due,
+                        corporation=corporation)
     if due < 0:
-        return f"{corporation} must remove {-due} unit(s) now, and the lines before it did"
-    return f"{corporation} has no build or removal to make now"
+        return ngettext("{corporation} must remove {count} unit now, and the lines before it did",
+                        "{corporation} must remove {count} units now, and the lines before it did", -due,
+                        corporation=corporation)
+    return _("{corporation} has no build or removal to make now", corporation=corporation)
 
 
 def _part_error(game_map: GameMap, words: list[str]) -> str | None:
     """What is wrong with a ``FOR X`` or ``END`` line as written; None if nothing is."""
     if words[0].upper() == "END":
-        return None if len(words) == 1 else "END takes nothing after it"
+        return None if len(words) == 1 else _("END takes nothing after it")
     if len(words) != 2 or _corporation(game_map, words[1]) is None:
-        return "expected FOR and a corporation's name or initial (FOR FRANCE, FOR F)"
+        return _("expected FOR and a corporation's name or initial (FOR FRANCE, FOR F)")
     return None
 
 

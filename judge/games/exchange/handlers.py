@@ -90,7 +90,7 @@ def _running(talk: Turn, text: str) -> Game | None:
     game = talk.game
     assert game is not None
     if game.state not in RUNNING or game.phase is None:
-        talk.echo(text, "error", "the game is not running: sheets are sent once it has started", code="NOT_RUNNING")
+        talk.echo(text, "error", _("the game is not running: sheets are sent once it has started"), code="NOT_RUNNING")
         return None
     return game
 

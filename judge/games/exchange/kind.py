@@ -58,6 +58,7 @@ from judge.games.exchange.core.accounts import resign
 from judge.games.exchange.core.views import ceo_view
 from judge.games.exchange.form import form_parts
 from judge.language import gettext as _
+from judge.language import ngettext
 
 
 class ExchangeLobby(Lobby):
@@ -75,8 +76,9 @@ class ExchangeLobby(Lobby):
         return lifecycle.read_create(words)
 
     def create_help(self) -> list[str]:
-        return [f"{self.title} (CREATE game password exchange [board] [INVESTORS=n] [SHARES=n] [FUNDS=n]): "
-                f"investors trade the powers' stock and elect their CEOs, on any board ({', '.join(available_maps())})"]
+        return [_("{kind} (CREATE game password exchange [board] [INVESTORS=n] [SHARES=n] [FUNDS=n]): investors trade "
+                  "the powers' stock and elect their CEOs, on any board ({boards})", kind=self.title,
+                  boards=", ".join(available_maps()))]
 
     def capacity(self, game: Game) -> int:
         return stored.options_of(game).investors
@@ -85,20 +87,20 @@ class ExchangeLobby(Lobby):
         """The investor's name (E1): letters and digits, unique in the game whatever the case, not a
         power's name or initial, no word of the sheets or of the host's commands."""
         if not word:
-            raise ValueError(f"an investor joins under a name: JOIN {game.name} password name (letters and digits, "
-                             "E1)")
+            raise ValueError(_("an investor joins under a name: JOIN {game} password name (letters and digits, E1)",
+                               game=game.name))
         problem = lifecycle.name_problem(session, game, word)
         if problem is not None:
             raise ValueError(problem)
         return word.upper()
 
     def read_preferences(self, session: Session, game: Game, words: Sequence[str]) -> list[str]:
-        raise ValueError(f"PREFER does not apply to {self.title}: every investor plays under the name they join with, "
-                         f"and nobody owns a power (JOIN {game.name} password name)")
+        raise ValueError(_("PREFER does not apply to {kind}: every investor plays under the name they join with, and "
+                           "nobody owns a power (JOIN {game} password name)", kind=self.title, game=game.name))
 
     def joined(self, game: Game, requested: str | None) -> str:
-        return (f"you joined '{game.name}' as the investor {requested}; the investor order is drawn when the game "
-                f"starts (SIGNON {requested}@{game.name} password)")
+        return _("you joined '{game}' as the investor {investor}; the investor order is drawn when the game starts "
+                 "(SIGNON {investor}@{game} password)", game=game.name, investor=requested)
 
     # -- seats -----------------------------------------------------------------------------------
 
@@ -111,8 +113,8 @@ class ExchangeLobby(Lobby):
     def abandoned(self, session: Session, game: Game, seat: str) -> str:
         """E16: a holder who sends no ballot votes for the sitting CEO if eligible, else abstains;
         the investor keeps its money and shares (it did not resign: E32 does not apply)."""
-        return ("until a new player takes it over, the investor keeps its money and shares, makes no offer, and "
-                "its shares vote for each sitting CEO who may serve again, else abstain (E16)")
+        return _("until a new player takes it over, the investor keeps its money and shares, makes no offer, and "
+                 "its shares vote for each sitting CEO who may serve again, else abstain (E16)")
 
     def seat_order(self, session: Session, game: Game) -> list[str]:
         return sorted(stored.investors(session, game))
@@ -122,7 +124,8 @@ class ExchangeLobby(Lobby):
         the pools), and stays so even across a ROLLBACK: a new player would play no one."""
         state = stored.state_now(session, game)
         if state is not None and seat in state.resigned:
-            return f"{seat} resigned and has left the game (E32): no one can play that investor again"
+            return _("{investor} resigned and has left the game (E32): no one can play that investor again",
+                     investor=seat)
         return None
 
 
@@ -238,15 +241,23 @@ class ExchangeCommands(Commands):
 
     def info(self, game: Game) -> list[str]:
         options = stored.options_of(game)
-        money = ("ZEROSUM: no income, the bribes a corporation's units take are paid to it at the Income step and "
-                 "captures move money (6.7)" if options.payola.zerosum else "worths set by each CEO in Spring (E22)")
-        return [f"{self.title} (Payola rule 6.8; the numbers are the rulings E1 to E41 and the Payola rules')",
-                f"board: {game.variant}; the corporations are its powers (X.1.1)",
-                f"INVESTORS={options.investors} (E1), SHARES={options.shares} a corporation, all in its pool at the "
-                f"start (E7), FUNDS={options.funds} AgP each investor (E4); corporations start with 0 AgP",
-                f"Payola options: {' '.join(options.payola.names) or 'none'}",
-                "one Exchange phase a year after the Winter adjustments and the Income step (E29); sealed pay-as-bid "
-                f"market (E8), elections by shares (X.4), {money}; everything is published at the end (E41)"]
+        if options.payola.zerosum:
+            year = _("one Exchange phase a year after the Winter adjustments and the Income step (E29); sealed "
+                     "pay-as-bid market (E8), elections by shares (X.4), ZEROSUM: no income, the bribes a "
+                     "corporation's units take are paid to it at the Income step and captures move money (6.7); "
+                     "everything is published at the end (E41)")
+        else:
+            year = _("one Exchange phase a year after the Winter adjustments and the Income step (E29); sealed "
+                     "pay-as-bid market (E8), elections by shares (X.4), worths set by each CEO in Spring (E22); "
+                     "everything is published at the end (E41)")
+        return [_("{kind} (Payola rule 6.8; the numbers are the rulings E1 to E41 and the Payola rules')",
+                  kind=self.title),
+                _("board: {board}; the corporations are its powers (X.1.1)", board=game.variant),
+                _("INVESTORS={investors} (E1), SHARES={shares} a corporation, all in its pool at the start (E7), "
+                  "FUNDS={funds} AgP each investor (E4); corporations start with 0 AgP", investors=options.investors,
+                  shares=options.shares, funds=options.funds),
+                _("Payola options: {options}", options=" ".join(options.payola.names) or _("none")),
+                year]
 
     def brief(self, turn: Turn, game: Game, seat: str, player: Player, address: str) -> None:
         """What the investor's seat knows now: its own money, shares and corporations, the board
@@ -289,12 +300,18 @@ class ExchangeCommands(Commands):
         stored.save(row, resign(state, seat))
         led = [views.title(c) for c in state.corporations if state.ceos.get(c) == seat]
         if led:  # E19: the corporations it led are leaderless until the next election; everyone is told
-            turn.announce(f"the player of {seat} resigned: {' and '.join(led)} "
-                          f"{'is' if len(led) == 1 else 'are'} now leaderless until the next election (E2, E19)",
-                          public=True)
-        return (" and, as an investor who resigns (E32), you forfeit your money, your shares go back to the "
-                "corporations' pools and you leave any CEO office"
-                + (f": {' and '.join(led)} {'is' if len(led) == 1 else 'are'} now leaderless (E19)" if led else ""))
+            turn.announce(lambda: ngettext(
+                "the player of {seat} resigned: {corporations} is now leaderless until the next election (E2, E19)",
+                "the player of {seat} resigned: {corporations} are now leaderless until the next election (E2, E19)",
+                len(led), seat=seat, corporations=_and(led)), public=True)
+            return ngettext(" and, as an investor who resigns (E32), you forfeit your money, your shares go back to "
+                            "the corporations' pools and you leave any CEO office: {corporations} is now leaderless "
+                            "(E19)",
+                            " and, as an investor who resigns (E32), you forfeit your money, your shares go back to "
+                            "the corporations' pools and you leave any CEO office: {corporations} are now leaderless "
+                            "(E19)", len(led), corporations=_and(led))
+        return _(" and, as an investor who resigns (E32), you forfeit your money, your shares go back to the "
+                 "corporations' pools and you leave any CEO office")
 
     def list_lines(self, turn: Turn, game: Game) -> list[str]:
         """The board, options and phase, the investor order and each corporation's CEO and shares (E36),
@@ -313,15 +330,17 @@ class ExchangeCommands(Commands):
         names = [name for name, _kind in record.phases]
         for named in (command.first, command.last):
             if named is not None and named not in names:
-                turn.echo(text, "error", f"{game.name} has processed no phase {named[:20]} (processed: "
-                          f"{', '.join(names) or 'none'})", code="NO_SUCH_PHASE")
+                turn.echo(text, "error", _("{game} has processed no phase {phase} (processed: {phases})",
+                                           game=game.name, phase=named[:20], phases=", ".join(names) or _("none")),
+                          code="NO_SUCH_PHASE")
                 return
         lines = pages.history_lines(record, command.first, command.last)
         if not lines:
-            turn.echo(text, "ok", f"no phase of {game.name} has been processed yet" if not names else
-                      f"no processed phase of {game.name} from {command.first} to {command.last}")
+            turn.echo(text, "ok", _("no phase of {game} has been processed yet", game=game.name) if not names else
+                      _("no processed phase of {game} from {first} to {last}", game=game.name, first=command.first,
+                        last=command.last))
             return
-        turn.answer_long(text, f"{game.name}-history.txt", "\n".join(lines), "the history")
+        turn.answer_long(text, f"{game.name}-history.txt", "\n".join(lines), _("the history"))
 
     def summary(self, turn: Turn, text: str, game: Game) -> None:
         api.answer_summary(turn, text, game, "exchange/summary", lifecycle.describe(game),
@@ -427,6 +446,13 @@ class Exchange(ExchangeLobby, ExchangePhases, ExchangeCommands, Kind):
         from judge.games.exchange import demo
 
         demo.play(judge)
+
+
+def _and(names: Sequence[str]) -> str:
+    """Names joined as a list in the reader's language: ``France and Italy``."""
+    if len(names) < 2:
+        return "".join(names)
+    return _("{first} and {last}", first=", ".join(names[:-1]), last=names[-1])
 
 
 def _letters(name: str) -> str:

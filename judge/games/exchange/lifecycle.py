@@ -45,6 +45,7 @@ import json
 import logging
 from collections.abc import Mapping, Sequence
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy.orm import Session
 
@@ -62,6 +63,7 @@ from judge.api import (
     queue,
     render,
     split_options,
+    writing_to,
 )
 from judge.engine.map import available_maps, load_map
 from judge.engine.notation import NotationError, power_name
@@ -75,7 +77,7 @@ from judge.games.exchange.core.options import exchange_options
 from judge.games.exchange.core.phases import Expected, Step, complete, expected, step
 from judge.games.exchange.core.record import ExchangeRecord
 from judge.games.exchange.core.sheet import Block, Sheet, Worth, check
-from judge.games.exchange.core.state import ExchangeState, Stage, new_game
+from judge.games.exchange.core.state import ExchangeState, NameProblem, Stage, new_game
 from judge.games.exchange.core.state import name_problem as investor_name_problem
 from judge.games.exchange.core.year import (
     CorporateSheet,
@@ -89,7 +91,8 @@ from judge.games.exchange.core.year import (
     run_orders,
     surviving,
 )
-from judge.language import SOURCE, reading
+from judge.language import SOURCE, ngettext, reading
+from judge.language import gettext as _
 from judge.payola.options import OptionError
 
 log = logging.getLogger("judge")
@@ -120,8 +123,8 @@ def read_create(words: Sequence[str]) -> tuple[str, list[str]]:
         own, words_left = split_options(rest)
         options = exchange_options(words_left, load_map(variant))
     except (OptionError, ValueError) as exc:
-        raise ValueError(f"{exc} (the boards: {', '.join(available_maps())}; HELP exchange create names every "
-                         "option)") from None
+        raise ValueError(_("{problem} (the boards: {boards}; HELP exchange create names every option)",
+                           problem=exc, boards=", ".join(available_maps()))) from None
     return variant, own + options.names
 
 
@@ -129,18 +132,22 @@ def describe(game: Game) -> str:
     """The game in words: "Exchange Payola on the standard board: 3 investors, 60 AgP each, 10 shares
     a corporation"."""
     options = stored.options_of(game)
-    return (f"{KIND_TITLE} on the {game.variant} board: {options.investors} investors, {options.funds} AgP each, "
-            f"{options.shares} shares a corporation")
+    return ngettext("{kind} on the {board} board: {investors} investors, {funds} AgP each, {count} share a "
+                    "corporation",
+                    "{kind} on the {board} board: {investors} investors, {funds} AgP each, {count} shares a "
+                    "corporation", options.shares, kind=KIND_TITLE, board=game.variant, investors=options.investors,
+                    funds=options.funds)
 
 
 def label(name: str) -> str:
     """A phase in words: "the Exchange phase of Winter 1900", "Spring 1901 movement"."""
     year = name[1:5]
-    if name.endswith("X"):
-        return f"the Exchange phase of Winter {year}"
-    season = {"S": "Spring", "F": "Fall", "W": "Winter"}.get(name[0], name[0])
-    kind = {"M": "movement", "R": "retreats", "A": "adjustments"}.get(name[-1], name[-1])
-    return f"{season} {year} {kind}"
+    words = {"WX": lambda: _("the Exchange phase of Winter {year}", year=year),
+             "SM": lambda: _("Spring {year} movement", year=year), "SR": lambda: _("Spring {year} retreats", year=year),
+             "FM": lambda: _("Fall {year} movement", year=year), "FR": lambda: _("Fall {year} retreats", year=year),
+             "WA": lambda: _("Winter {year} adjustments", year=year)}
+    said = words.get(name[0] + name[-1])
+    return said() if said is not None else name
 
 
 def name_problem(session: Session, game: Game, word: str) -> str | None:
@@ -148,12 +155,26 @@ def name_problem(session: Session, game: Game, word: str) -> str | None:
     taken = [p.requested or "" for p in api.players(session, game)]
     problem = investor_name_problem(word, stored.board(game), taken)
     if problem is not None:
-        return f"'{word[:20]}' cannot be an investor's name: {problem.value} (E1)"
+        return name_problem_words(word[:20], problem)
     if word.upper() in HOST_WORDS:
-        return f"'{word}' cannot be an investor's name: MASTER, GM, M and KEY are words of the commands"
+        return _("'{word}' cannot be an investor's name: MASTER, GM, M and KEY are words of the commands", word=word)
     if len(word) > 12:
-        return "an investor's name is at most 12 letters and digits"
+        return _("an investor's name is at most 12 letters and digits")
     return None
+
+
+def name_problem_words(word: str, problem: NameProblem) -> str:
+    """Why ``word`` cannot be an investor's name (E1), in words."""
+    words = {
+        NameProblem.NOT_LETTERS_AND_DIGITS: lambda: _(
+            "'{word}' cannot be an investor's name: a name is letters and digits (E1)", word=word),
+        NameProblem.TAKEN: lambda: _(
+            "'{word}' cannot be an investor's name: another investor has this name (E1)", word=word),
+        NameProblem.A_POWER: lambda: _(
+            "'{word}' cannot be an investor's name: a power of the map has this name or initial (E1)", word=word),
+        NameProblem.RESERVED: lambda: _(
+            "'{word}' cannot be an investor's name: this word has a meaning in the sheets (E1)", word=word)}
+    return words[problem]()
 
 
 def corporation_named(state: ExchangeState, word: str) -> str:
@@ -161,10 +182,14 @@ def corporation_named(state: ExchangeState, word: str) -> str:
     try:
         corporation = power_name(state.game_map, word)
     except NotationError:
-        raise ValueError(f"'{word[:20]}' is not a corporation of this board (a power's name or initial)") from None
+        raise ValueError(_("'{word}' is not a corporation of this board (a power's name or initial)",
+                           word=word[:20])) from None
     if corporation not in state.live:
-        raise ValueError(f"{mails.title(corporation)} is no corporation of this game: "
-                         + ("it was liquidated (E31)" if corporation in state.liquidated else "no player takes it"))
+        if corporation in state.liquidated:
+            raise ValueError(_("{corporation} is no corporation of this game: it was liquidated (E31)",
+                               corporation=mails.title(corporation)))
+        raise ValueError(_("{corporation} is no corporation of this game: no player takes it",
+                           corporation=mails.title(corporation)))
     return corporation
 
 
@@ -178,8 +203,11 @@ def start(session: Session, game: Game, settings: Settings, now: datetime) -> No
     options = stored.options_of(game)
     joined = api.players(session, game)
     if len(joined) != options.investors:
-        raise GameError(f"this game is for {options.investors} investors and {len(joined)} have joined: START when "
-                        f"{options.investors} have (E1)", "WRONG_NUMBER_OF_PLAYERS")
+        raise GameError(ngettext("this game is for {investors} investors and {count} has joined: START when "
+                                 "{investors} have (E1)",
+                                 "this game is for {investors} investors and {count} have joined: START when "
+                                 "{investors} have (E1)", len(joined), investors=options.investors),
+                        "WRONG_NUMBER_OF_PLAYERS")
     names = []
     for player in joined:
         name = (player.requested or "").upper()
@@ -340,7 +368,7 @@ def _movement_sheets(state: ExchangeState, standing: Mapping[str, sheets.Assembl
             corporation = part.corporation
             if corporation is None or state.ceos.get(corporation) != investor:
                 continue
-            worth = next((line for _, line in part.lines if isinstance(line, Worth)), None)
+            worth = next((line for _place, line in part.lines if isinstance(line, Worth)), None)
             if worth is not None and (not spring or check(Sheet(investor, (), (Block(corporation, (worth,)),)), state)):
                 worth = None
             corporations[corporation] = CorporateSheet(sheets.offers_of(part, corporation, state), worth)
@@ -364,9 +392,9 @@ def publication(session: Session, game: Game) -> Publication:
     """E41: everything — the ranking (E35), every phase's chart in order, every corporation's ledger."""
     state = stored.state_now(session, game)
     assert state is not None
-    return Publication("Everything that was secret is now published (E41): the scores, every phase's sheets and "
-                       "what became of each of their lines, the share register after each Exchange phase, every "
-                       "purse and treasury, and every corporation's ledger.",
+    return Publication(_("Everything that was secret is now published (E41): the scores, every phase's sheets and "
+                         "what became of each of their lines, the share register after each Exchange phase, every "
+                         "purse and treasury, and every corporation's ledger."),
                        mails.published_lines(session, game, state))
 
 
@@ -482,44 +510,72 @@ def changed_since_rollback(session: Session, game: Game) -> str | None:
     marks = game.settings.get(ROLLFORWARD)
     if row is None or not marks:
         return None
-    changes = [] if _digest(row.position) == marks["position"] else ["money, an acceptance list or an investor changed"]
+    moved = _digest(row.position) != marks["position"]
+    changed = 0
     if (then := marks.get(stored.VOTES)) is not None:  # a ROLLBACK of an older judge kept no votes
         now = _standing(game)
         changed = sum(then.get(investor) != now.get(investor) for investor in {*then, *now})
-        if changed == 1:
-            changes.append("a vote on the game's end changed")
-        elif changed:
-            changes.append(f"{changed} votes on the game's end changed")
-    return "; ".join(changes) or None
+    if moved and changed:
+        return ngettext("money, an acceptance list or an investor changed; a vote on the game's end changed",
+                        "money, an acceptance list or an investor changed; {count} votes on the game's end changed",
+                        changed)
+    if changed:
+        return ngettext("a vote on the game's end changed", "{count} votes on the game's end changed", changed)
+    return _("money, an acceptance list or an investor changed") if moved else None
 
 
-def _changed_for(left: ExchangeState, back: ExchangeState, investor: str) -> list[str]:
+def _changed_for(left: ExchangeState, back: ExchangeState, investor: str) -> dict[str, object]:
     """What the ROLLBACK changed for ``investor`` alone (E39: their own balance and holdings; their
-    offices, E38), as lines of their notice; none if nothing did."""
-    lines = []
+    offices, E38), as figures kept for their notice (`rollback_lines` words them in the reader's
+    language); empty if nothing did."""
+    changed: dict[str, object] = {}
     was, now = left.purses.get(investor, 0), back.purses[investor]
     if was != now:
-        lines.append(f"your balance: {now} AgP (it was {was} AgP before the ROLLBACK)")
+        changed["balance"] = [now, was]
     held, holds = left.register.portfolio(investor), back.register.portfolio(investor)
     if held != holds:
-        lines.append("your shares: " + (", ".join(f"{mails.title(c)} {n}" for c, n in sorted(holds.items()))
-                                        or "none") + " (they were " + (", ".join(
-            f"{mails.title(c)} {n}" for c, n in sorted(held.items())) or "none") + ")")
+        changed["shares"] = [[[c, n] for c, n in sorted(holds.items())], [[c, n] for c, n in sorted(held.items())]]
     offices = sorted(c for c, ceo in back.ceos.items() if ceo == investor)
     if offices != sorted(c for c, ceo in left.ceos.items() if ceo == investor):
-        lines.append("your CEO offices: " + (", ".join(mails.title(c) for c in offices) or "none"))
+        changed["offices"] = offices
+    return changed
+
+
+def rollback_lines(changed: Mapping[str, Any] | Sequence[str]) -> list[str]:
+    """What the ROLLBACK changed for one investor (`_changed_for`), as lines of their notice in the
+    reader's language (a notice an older judge kept as lines is given as it is)."""
+    if not isinstance(changed, Mapping):
+        return [str(line) for line in changed]
+
+    def shares(held: Sequence[Sequence[Any]]) -> str:
+        return ", ".join(f"{mails.title(c)} {n}" for c, n in held) or _("none")
+
+    lines = []
+    if "balance" in changed:
+        now, was = changed["balance"]
+        lines.append(_("your balance: {amount} AgP (it was {before} AgP before the ROLLBACK)", amount=now, before=was))
+    if "shares" in changed:
+        holds, held = changed["shares"]
+        lines.append(_("your shares: {shares} (they were {before})", shares=shares(holds), before=shares(held)))
+    if "offices" in changed:
+        offices: Sequence[str] = changed["offices"]
+        lines.append(_("your CEO offices: {corporations}",
+                       corporations=", ".join(mails.title(c) for c in offices) or _("none")))
     return lines
 
 
 def rolled_back(session: Session, game: Game, settings: Settings, now: datetime) -> None:
-    """Tell each investor the ROLLBACK changed something for, alone, what it changed (E39)."""
-    told: dict[str, list[str]] = game.settings.get("rollback_notices", {})
+    """Tell each investor the ROLLBACK changed something for, alone, what it changed (E39), in their
+    language."""
+    told: dict[str, Mapping[str, Any] | list[str]] = game.settings.get("rollback_notices", {})
     api.drop_setting(game, "rollback_notices")
     players = stored.played(session, game)
-    for investor, lines in sorted(told.items()):
+    for investor, changed in sorted(told.items()):
         player = players.get(investor)
         if player is None or not player.address:
             continue
-        body = render("exchange/rolled_back", game=game, phase=game.phase, lines=[f"  {line}" for line in lines])
-        queue(session, settings, to=player.address, subject=f"{game.name}: your account after the ROLLBACK to "
-              f"{game.phase}", kind="notice", now=now, game_id=game.id, body=body)
+        with writing_to(session, settings, player.address, game):
+            body = render("exchange/rolled_back", game=game, phase=game.phase,
+                          lines=[f"  {line}" for line in rollback_lines(changed)])
+            queue(session, settings, to=player.address, kind="notice", now=now, game_id=game.id, body=body,
+                  subject=_("{game}: your account after the ROLLBACK to {phase}", game=game.name, phase=game.phase))

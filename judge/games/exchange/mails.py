@@ -114,8 +114,8 @@ def public_lines(done: Done) -> list[str]:
 
 def captions(state: ExchangeState) -> dict[str, str]:
     """Each corporation's line in the map's legend: its CEO, leaderless, or liquidated (E36)."""
-    return {c: "liquidated" if c in state.liquidated else f"CEO {state.ceos[c]}" if c in state.ceos else "leaderless"
-            for c in state.corporations}
+    return {c: _("liquidated") if c in state.liquidated else _("CEO {ceo}", ceo=state.ceos[c]) if c in state.ceos
+            else _("leaderless") for c in state.corporations}
 
 
 # -- what each investor reads alone (E37-E39) ---------------------------------------------------------
@@ -298,8 +298,9 @@ def chart_lines(done: Done) -> list[str]:
     else:
         lines = views.board_chart(done.record, done.after, done.sheets)
     if done.transfers:
-        lines += ["Transfers while it was open (E5):", *(f"  {t['sender']} to {t['receiver']}: {t['amount']} AgP"
-                                                         for t in done.transfers)]
+        lines += [_("Transfers while it was open (E5):"),
+                  *("  " + _("{sender} to {receiver}: {amount} AgP", sender=t["sender"], receiver=t["receiver"],
+                             amount=t["amount"]) for t in done.transfers)]
     if done.income is not None:
         lines += views.income_chart(done.income, done.after)
     return lines
@@ -340,7 +341,7 @@ def published_lines(session: Session, game: Game, state: ExchangeState) -> list[
         chart = (row.result or {}).get("chart")
         if chart:
             lines += ["", f"=== {row.name} ===", *chart]
-    lines += ["", "=== Every corporation's ledger (E24, E41) ==="]
+    lines += ["", "=== " + _("Every corporation's ledger (E24, E41)") + " ==="]
     for corporation in state.corporations:
         ledger = state.ledger(corporation)
         lines += [f"{title(corporation)}:", *(views.ledger_line(line) for line in ledger)] if ledger else []

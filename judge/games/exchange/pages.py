@@ -36,6 +36,7 @@ from judge.api import (
 )
 from judge.engine.notation import position_from_data, position_to_data
 from judge.games.exchange import handlers, lifecycle, mails, stored
+from judge.language import gettext as _
 from judge.render import render_svg
 
 log = logging.getLogger("judge")
@@ -84,12 +85,12 @@ def history_lines(record: GameRecord, first: str | None = None, last: str | None
     """HISTORY: the public results of the processed phases from ``first`` to ``last`` (each a phase
     the game processed; None: from the first, to the last); after the whole history of a game that
     has ended, the publication (E41)."""
-    names = [name for name, _ in record.phases]
+    names = [name for name, _public in record.phases]
     start = names.index(first) if first else 0
     end = names.index(last) + 1 if last else len(names)
     lines = [line for name, public in record.phases[start:end] for line in (f"=== {name} ===", *public, "")]
     if record.published and first is None and last is None:
-        lines += ["=== Everything, published at the end (E41) ===", *record.published]
+        lines += ["=== " + _("Everything, published at the end (E41)") + " ===", *record.published]
     return lines
 
 

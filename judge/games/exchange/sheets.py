@@ -35,7 +35,7 @@ from judge.engine.map import GameMap
 from judge.engine.orders import Order, OrderSyntaxError, Waive, parse_order
 from judge.engine.position import Position
 from judge.games.exchange import stored, views
-from judge.games.exchange.core.accounts import AccountError, set_acceptance, transfer
+from judge.games.exchange.core.accounts import AccountError, Refused, set_acceptance, transfer
 from judge.games.exchange.core.phases import Step, phase_name, step
 from judge.games.exchange.core.sheet import Block, Line, Refusal, Sheet, check
 from judge.games.exchange.core.state import ExchangeState
@@ -271,6 +271,20 @@ def problems(mail: Assembled, state: ExchangeState, author: str) -> dict[int, tu
             for index, reasons in found.items()}
 
 
+def refused_words(reason: Refused) -> str:
+    """Why a transfer or an acceptance list is refused, in words (`Refused`)."""
+    words = {
+        Refused.NOT_AN_INVESTOR: lambda: _("only an investor in the game may transfer (E5, E21)"),
+        Refused.NO_SUCH_RECEIVER: lambda: _("money goes to an investor in the game or to a corporation not "
+                                            "liquidated (E5)"),
+        Refused.TO_ONESELF: lambda: _("a transfer goes to someone else"),
+        Refused.NOT_POSITIVE: lambda: _("a transfer is of at least 1 AgP"),
+        Refused.ABOVE_BALANCE: lambda: _("a transfer is at most the sender's balance (E33)"),
+        Refused.GAME_OVER: lambda: _("the game is over"),
+        Refused.NOT_THE_CEO: lambda: _("only the corporation's CEO may set its acceptance list (X.5.1)")}
+    return words[reason]()
+
+
 def refusal_words(reason: Refusal) -> str:
     """Why a line is refused, in words (`Refusal`)."""
     return {
@@ -385,7 +399,10 @@ def _at_once(talk: Turn, game: Game, row: PhaseRow, state: ExchangeState, invest
         try:
             listed = parse_acceptance(value.text, state.game_map.letters)
             state = set_acceptance(state, read.part, investor, listed)
-        except (AcceptanceError, AccountError) as exc:
+        except AccountError as exc:
+            talk.mark(read.index, "error", refused_words(exc.reason), code="BAD_LIST")
+            return state
+        except AcceptanceError as exc:
             talk.mark(read.index, "error", str(exc), code="BAD_LIST")
             return state
         stored.save(row, state)
@@ -411,7 +428,7 @@ def _transfer(talk: Turn, game: Game, row: PhaseRow, state: ExchangeState, inves
     try:
         after, done = transfer(state, investor, value.receiver, value.amount)
     except AccountError as exc:
-        talk.mark(index, "error", str(exc), code="BAD_TRANSFER")
+        talk.mark(index, "error", refused_words(exc.reason), code="BAD_TRANSFER")
         return state
     stored.save(row, after, done._asdict())
     balance = after.purses[investor]

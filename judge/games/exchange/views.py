@@ -58,7 +58,7 @@ from judge.games.exchange.core.views import (
 )
 from judge.games.exchange.core.year import CorporateIncome, IncomeRecord, MovementRecord, OrdersRecord
 from judge.language import gettext as _
-from judge.language import ngettext
+from judge.language import ngettext, pgettext
 from judge.payola.determination import Statement
 from judge.payola.offers import Offer, OfferKind
 from judge.wording import power_title
@@ -170,7 +170,8 @@ def board_lines(units: Iterable[tuple[str, str]], centers: Iterable[tuple[str, s
                             "{corporation}: {count} centers, units: {units}", count,
                             corporation=title(power), units=their)
         lines += wrap(text)
-        lines += wrap("    " + _("centers: {centers}", centers=", ".join(owned.get(power, [])) or _("none")))
+        listed = ", ".join(owned.get(power, [])) or pgettext("centers", "none")
+        lines += wrap("    " + _("centers: {centers}", centers=listed))
     unowned = sorted(set(supply_centers).difference(*owned.values()))
     if unowned:
         lines += wrap(_("Unowned supply centers ({count}): {centers}", count=len(unowned), centers=", ".join(unowned)))
@@ -706,7 +707,7 @@ def income_chart(record: IncomeRecord, after: ExchangeState) -> list[str]:
 def ranking_lines(scores: Sequence[Score], result: Sequence[str]) -> list[str]:
     """E35: every investor's % control of the winning or drawing corporations, ranked."""
     if not result:
-        return ["No corporation won or drew: nobody scores (E35)."]
-    lines = [f"Scores by % control of {', '.join(title(c) for c in result)} (E35):"]
+        return [_("No corporation won or drew: nobody scores (E35).")]
+    lines = [_("Scores by % control of {corporations} (E35):", corporations=", ".join(title(c) for c in result))]
     lines += [f"  {score.rank}. {score.investor}: {float(score.control):.2f}%" for score in scores]
     return lines

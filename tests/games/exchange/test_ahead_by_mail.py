@@ -153,7 +153,7 @@ def test_builds_beyond_what_the_centres_allow_are_left_out_in_the_order_written(
             "BUILD F BRE", "END")
     send_as(judge, GAME, "CAT", *GERMANY_FALL)
     read = mails_to(judge, "BOB", f"{GAME}: your lines for W1901A, read now").body
-    assert "BUILD F BRE\n  IGNORED: not applied: FRANCE's centres allow 2 build(s) now" in read
+    assert "BUILD F BRE\n  IGNORED: not applied: FRANCE's centres allow 2 builds now" in read
     send_as(judge, GAME, "CAT", "FOR GERMANY", "BUILD A BER", "END")
     judge.later(MINUTE)
     judge.tick()

@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.games.exchange.by_mail import GM, address, exchange_game, mails_to, send_as
+from judge.web.pages import publish
+from tests.games.exchange.by_mail import GM, address, exchange_game, game_row, mails_to, master, send_as
 from tests.support.harness import Judge, Sent
 
 WINTER = {  # the worked Winter 1900 (section 3 of the rulings), one sheet each
@@ -169,3 +170,115 @@ def test_exchange_s_help_is_in_the_reader_s_language(
     french = judge.last_to(address("FRA")).body
     assert "Règle 6.8 de Payola : chaque puissance est une société" in french
     assert "buy up to n shares" not in italian and "every power is a corporation" not in french
+
+
+# -- the pages, SUMMARY, INFO, the core's refusals, lines kept ahead, ROLLBACK and the end ----------------
+
+
+@pytest.fixture(scope="module")
+def finale(judge: Judge, played: dict[str, tuple[list[Sent], list[Sent]]]) -> str:
+    """A second game of the same three readers (ITA reads Italian, FRA French, ENG the game's
+    language), past its first Exchange phase: ITA France's CEO, FRA Germany's; S1901M open."""
+    exchange_game(judge, "finale", ("ITA", "FRA", "ENG"))
+    send_as(judge, "finale", "ITA", "BID 10 FRANCE AT 2", "ELECT FRANCE ME")
+    send_as(judge, "finale", "FRA", "BID 10 GERMANY AT 2", "ELECT GERMANY ME")
+    send_as(judge, "finale", "ENG", "PASS")
+    assert game_row(judge, "finale") == ("active", "S1901M")
+    return "finale"
+
+
+def test_the_games_page_is_written_in_the_games_language(judge: Judge, finale: str) -> None:
+    master(judge, finale, "SET GAME LANGUAGE it")
+    italian = publish(judge.db, judge.settings, finale, force=True).read_text("utf-8")
+    for said in ("<h1>Partita finale</h1>", "<h2 id=\"investors\">Investitori</h2>", "<li>ITA: giocato</li>",
+                 "Una partita di Exchange Payola: finché è in corso", "Le società ora",
+                 "Primavera 1901, movimento (S1901M)"):
+        assert said in italian, said
+    master(judge, finale, "SET GAME LANGUAGE fr")
+    french = publish(judge.db, judge.settings, finale, force=True).read_text("utf-8")
+    for said in ("<h1>Partie finale</h1>", "Investisseurs", "<li>FRA : joué</li>", "Les sociétés maintenant",
+                 "Écrit par le juge. Tant qu'une partie d'Exchange Payola est en cours"):
+        assert said in french, said
+    for page in (italian, french):
+        for english_words in ("Investors", "A game of Exchange Payola", "The corporations now", "Written by the judge",
+                              ": played", "Spring 1901 movement"):
+            assert english_words not in page
+    master(judge, finale, "SET GAME LANGUAGE en")
+
+
+def test_summary_and_info_are_answered_in_the_askers_language(judge: Judge, finale: str) -> None:
+    judge.send(address("ITA"), f"SUMMARY {finale}")
+    italian = judge.last_to(address("ITA")).body
+    assert ("Partita finale: Exchange Payola sulla mappa standard: 3 investitori, 60 AgP ciascuno, 10 azioni per "
+            "società; in corso, Primavera 1901, movimento (S1901M).") in italian
+    assert "on the standard board" not in italian and "Spring" not in italian
+    judge.send(address("FRA"), f"GET INFO {finale}")
+    french = judge.last_to(address("FRA")).body
+    for said in ("Exchange Payola (règle 6.8 de Payola ; les numéros sont ceux des décisions E1 à E41",
+                 "carte : standard ; les sociétés sont ses puissances (X.1.1)",
+                 "INVESTORS=3 (E1), SHARES=10 par société, toutes dans sa réserve au départ (E7)",
+                 "une phase de Bourse par an après les ajustements d'hiver"):
+        assert said in french, said
+    for english_words in ("the numbers are the rulings", "the corporations are its powers", "one Exchange phase"):
+        assert english_words not in french
+    judge.send(address("ITA"), f"LIST {finale}")
+    listed = judge.last_to(address("ITA")).body
+    assert "Exchange Payola sulla mappa standard: 3 investitori" in listed and "investors, 60 AgP each" not in listed
+
+
+def test_the_cores_refusals_are_written_in_the_senders_language(judge: Judge, finale: str) -> None:
+    italian = send_as(judge, finale, "ITA", "TRANSFER 500 TO FRA")
+    assert "un trasferimento è al massimo il saldo di chi lo manda (E33)" in italian.body
+    assert "sender's balance" not in italian.body
+    french = send_as(judge, finale, "FRA", "LEDGER FRANCE")
+    assert "seul le PDG de France peut voir ses comptes" in french.body or "ERREUR" in french.body
+    judge.send(GM, "CREATE refused gm-pw exchange CLASSIC")
+    refused = judge.last_to(GM).body
+    assert "Exchange Payola ne joue pas CLASSIC : Payola Classic admet les offres nulles" in refused
+    assert "les cartes :" in refused and "the boards" not in refused and "does not play" not in refused
+
+
+def test_lines_kept_ahead_are_answered_in_the_senders_language(judge: Judge, finale: str) -> None:
+    italian = send_as(judge, finale, "ITA", "PHASE F1901M", "BID 1 GERMANY AT 2")
+    assert "le righe della fase di Borsa non si conservano in anticipo" in italian.body
+    assert "not kept ahead" not in italian.body
+    french = send_as(judge, finale, "FRA", "PHASE F1901M", "FOR GERMANY", "A BER - KIE", "END")
+    assert "dans une phase de mouvement, on soudoie les unités, on ne leur donne pas d'ordres" in french.body
+    assert "units are bribed, not ordered" not in french.body
+
+
+def test_the_rollback_tells_each_investor_in_their_language(judge: Judge, finale: str) -> None:
+    master(judge, finale, "ROLLBACK W1900X")
+    italian = mails_to(judge, "ITA", "finale: il tuo conto dopo il ROLLBACK a W1900X").body
+    assert "Partita finale: il game master ha riportato la partita a W1900X." in italian
+    assert "  il tuo saldo: 60 AgP (era 40 AgP prima del ROLLBACK)" in italian
+    assert "  le tue azioni: nessuna (erano France 10)" in italian
+    assert "  le tue cariche di amministratore delegato: nessuna" in italian
+    french = mails_to(judge, "FRA", "finale : votre compte après le ROLLBACK à W1900X").body
+    assert "  votre solde : 60 AgP (il était de 40 AgP avant le ROLLBACK)" in french
+    assert "La feuille que vous aviez en vigueur en W1900X est de nouveau en vigueur" in french
+    for mail in (italian, french):
+        assert "your balance" not in mail and "rolled the game back" not in mail
+    master(judge, finale, "PROCESS")
+    assert game_row(judge, finale) == ("active", "S1901M")
+
+
+def test_the_ends_publication_is_in_each_readers_language(judge: Judge, finale: str) -> None:
+    with _Warnings() as said:
+        for name in ("ITA", "FRA", "ENG"):
+            send_as(judge, finale, name, "VOTE DRAW")
+    assert not [r for r in said if "for a reader of" in r.getMessage()]
+    assert game_row(judge, finale)[0] == "finished"
+    ended = [m for m in judge.all_mail() if m.to in (address("ITA"), address("FRA"), address("ENG"))
+             and "(E41)" in m.body and m.subject.startswith(finale)]
+    italian, french, english = ([m.body for m in ended if m.to == address(name)][-1] for name in ("ITA", "FRA", "ENG"))
+    for said in ("Tutto ciò che era segreto è ora pubblicato (E41)",
+                 "=== Il libro contabile di ogni società (E24, E41) ===",
+                 "Punteggi per % di controllo di Austria, England, France, Germany"):
+        assert said in italian, said
+    for said in ("Tout ce qui était secret est maintenant publié (E41)",
+                 "=== Le grand livre de chaque société (E24, E41) ===", "Scores par % de contrôle de"):
+        assert said in french, said
+    for mail in (italian, french):
+        assert "Everything that was secret" not in mail and "Every corporation's ledger" not in mail
+    assert "Everything that was secret is now published (E41)" in english

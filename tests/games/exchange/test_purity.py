@@ -1,5 +1,6 @@
 """The Exchange core is pure: it imports only the standard library's pure modules, the engine, the
-Payola core and itself — nothing of the host, the mail, the store, the pages, the command
+Payola core, the message catalogues (the reader's language, read like a locale) and itself —
+nothing of the host, the mail, the store, the pages, the command
 language or another game; and it draws randomness only from a seed it is given."""
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ from pathlib import Path
 
 import judge.games.exchange.core as core
 
-ALLOWED = ("judge.engine", "judge.payola", "judge.games.exchange.core")
+ALLOWED = ("judge.engine", "judge.payola", "judge.games.exchange.core", "judge.language")
 STANDARD_LIBRARY = {"__future__", "collections", "dataclasses", "enum", "fractions", "random", "re", "types", "typing"}
 
 

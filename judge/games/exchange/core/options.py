@@ -40,24 +40,28 @@ And those it refuses, with the reason:
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from judge.engine.map import GameMap
 from judge.games.exchange.core.income import ZEROSUM_CENTER, standard_income
+from judge.language import gettext as _
 from judge.payola.options import OptionError, Options, parse_options
 
 DEFAULT_SHARES = 10
 """E7: the shares each corporation issues at the start (Duewer's 1.5 example)."""
 
-REFUSED = {
-    "CLASSIC": "zero offers to foreign units are allowed in Payola Classic, and an investor's offers must be "
-               "at least 1 AgP (E25)",
-    "LOYAL_UNITS": "nobody owns a power's units: a CEO plays the corporation by offers (X.1.1, X.5.1)",
-    "BLIND": "an investor owns no units to see with, and the board is public to every investor (E36)",
-    "INCOME_TWICE": "income is paid once, at the end of the fiscal year, and a worth is a year's income (E27)",
+REFUSED: dict[str, Callable[[str], str]] = {
+    "CLASSIC": lambda word: _("Exchange Payola does not play {option}: zero offers to foreign units are allowed in "
+                              "Payola Classic, and an investor's offers must be at least 1 AgP (E25)", option=word),
+    "LOYAL_UNITS": lambda word: _("Exchange Payola does not play {option}: nobody owns a power's units: a CEO plays "
+                                  "the corporation by offers (X.1.1, X.5.1)", option=word),
+    "BLIND": lambda word: _("Exchange Payola does not play {option}: an investor owns no units to see with, and the "
+                            "board is public to every investor (E36)", option=word),
+    "INCOME_TWICE": lambda word: _("Exchange Payola does not play {option}: income is paid once, at the end of the "
+                                   "fiscal year, and a worth is a year's income (E27)", option=word),
 }
-"""The Payola options an Exchange game refuses, and why (see the module's header)."""
+"""The Payola options an Exchange game refuses, and why (see the module's header), in the reader's language."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,17 +116,17 @@ def exchange_options(words: Iterable[str], game_map: GameMap) -> ExchangeOptions
             numbers[match.group(1)] = int(match.group(2))
         elif word.split("=")[0] in REFUSED or word == "TINCUP":
             refused = "BLIND" if word == "TINCUP" else word.split("=")[0]
-            raise OptionError(f"Exchange Payola does not play {raw.strip()[:40]}: {REFUSED[refused]}")
+            raise OptionError(REFUSED[refused](raw.strip()[:40]))
         else:
             payola_words.append(word)
     payola = parse_options(payola_words)
     if payola.zerosum and (payola.income_cap is not None or any(w.startswith("INCOME=") for w in payola_words)):
-        raise OptionError("ZEROSUM pays no income (6.7), so an income scheme or cap has nothing to apply to")
+        raise OptionError(_("ZEROSUM pays no income (6.7), so an income scheme or cap has nothing to apply to"))
     investors = numbers.get("INVESTORS", len(corporations_of(game_map)))
     if investors < 2:
-        raise OptionError("an Exchange game needs at least 2 investors (E1)")
+        raise OptionError(_("an Exchange game needs at least 2 investors (E1)"))
     shares = numbers.get("SHARES", DEFAULT_SHARES)
     if shares < 1:
-        raise OptionError("each corporation issues at least 1 share (E7)")
+        raise OptionError(_("each corporation issues at least 1 share (E7)"))
     funds = numbers.get("FUNDS", default_funds(game_map, investors, payola))
     return ExchangeOptions(investors, funds, shares, payola)

@@ -42,6 +42,7 @@ from judge.games.exchange.core.record import Action, ExchangeRecord, Outcome, Re
 from judge.games.exchange.core.sheet import Bid, BuyFrom, Priority, Sell, SellTo
 from judge.games.exchange.core.state import ExchangeState, LedgerLine
 from judge.games.exchange.core.year import MovementRecord, OrdersRecord
+from judge.language import gettext as _
 from judge.payola.determination import Accepted, Statement
 
 
@@ -168,7 +169,7 @@ class ExchangeStatement(NamedTuple):
 def exchange_statement(state: ExchangeState, record: ExchangeRecord, investor: str) -> ExchangeStatement:
     """For ``investor`` alone, after the Exchange phase of ``record`` (``state``: after it)."""
     if investor not in state.order:
-        raise ViewRefused(f"{investor} is not an investor in this game")
+        raise ViewRefused(_("{investor} is not an investor in this game", investor=investor))
     changes = [Change(ChangeKind.LIQUIDATION, amount, liquidation.corporation)
                for liquidation in record.liquidations for who, amount in liquidation.payouts if who == investor]
     changes += [Change(ChangeKind.DIVIDEND, amount, dividend.corporation)
@@ -218,7 +219,7 @@ def offers_statement(record: MovementRecord, investor: str) -> OffersStatement:
     """For ``investor`` alone, after the movement phase of ``record``."""
     statement = record.determination.statements.get(investor)
     if statement is None:
-        raise ViewRefused(f"{investor} is not an investor in this game")
+        raise ViewRefused(_("{investor} is not an investor in this game", investor=investor))
     return OffersStatement(investor, record.phase, statement.accepted, statement.spent, statement.new_balance)
 
 
@@ -243,7 +244,8 @@ def report_readers(record: ExchangeRecord, corporation: str) -> tuple[str, ...]:
 def annual_report(record: ExchangeRecord, corporation: str, reader: str) -> AnnualReport:
     """For a stockholder of ``corporation``, after the Exchange phase of ``record``."""
     if reader not in report_readers(record, corporation):
-        raise ViewRefused(f"{reader} holds no share of {corporation}: the annual report is for its stockholders")
+        raise ViewRefused(_("{investor} holds no share of {corporation}: the annual report is for its stockholders",
+                            investor=reader, corporation=corporation))
     report = next(r for r in record.reports if r.corporation == corporation)
     dividend = next(d for d in record.dividends if d.corporation == corporation)
     election = next(e for e in record.elections if e.corporation == corporation)
@@ -263,7 +265,8 @@ class CeoView(NamedTuple):
 def ceo_view(state: ExchangeState, corporation: str, reader: str) -> CeoView:
     """For ``corporation``'s CEO only (on taking office, on ``LEDGER X``, with each statement)."""
     if state.ceos.get(corporation) != reader:
-        raise ViewRefused(f"{reader} is not {corporation}'s CEO: its worths and ledger are for its CEO (E38, E40)")
+        raise ViewRefused(_("{investor} is not {corporation}'s CEO: its worths and ledger are for its CEO (E38, E40)",
+                            investor=reader, corporation=corporation))
     return CeoView(corporation, state.treasuries[corporation], state.worths.get(corporation, {}),
                    state.ledger(corporation))
 
@@ -271,5 +274,6 @@ def ceo_view(state: ExchangeState, corporation: str, reader: str) -> CeoView:
 def corporate_statement(state: ExchangeState, record: MovementRecord, corporation: str, reader: str) -> Statement:
     """E38: a corporation's rule 5.7 statement after a movement phase, for its CEO only."""
     if state.ceos.get(corporation) != reader:
-        raise ViewRefused(f"{reader} is not {corporation}'s CEO: its statement is for its CEO (E38)")
+        raise ViewRefused(_("{investor} is not {corporation}'s CEO: its statement is for its CEO (E38)",
+                            investor=reader, corporation=corporation))
     return record.determination.statements[corporation]
