@@ -282,3 +282,18 @@ def test_the_ends_publication_is_in_each_readers_language(judge: Judge, finale: 
     for mail in (italian, french):
         assert "Everything that was secret" not in mail and "Every corporation's ledger" not in mail
     assert "Everything that was secret is now published (E41)" in english
+
+
+def test_no_centre_and_no_unit_agree_in_gender_in_italian_and_french() -> None:
+    """The board's lines say "none" for centres in the centres' gender (`pgettext`), for units in the units'."""
+    from judge.games.exchange import views
+    from judge.language import add_catalogue, reading
+
+    add_catalogue("judge.games.exchange")  # as the kinds' registry reads it (the test may run alone)
+    with reading("it"):
+        lines = views.board_lines([], [("PAR", "FRANCE")], {}, ["PAR"]) + views.board_lines(
+            [("A PAR", "FRANCE")], [], {}, [])
+    assert "France: 1 centro, unità: nessuna" in lines[0] and "      centri: nessuno" in lines
+    with reading("fr"):
+        lines = views.board_lines([("A PAR", "FRANCE")], [], {}, [])
+    assert "      centres : aucun" in lines
