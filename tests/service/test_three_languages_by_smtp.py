@@ -9,14 +9,21 @@ serve`; each seat sends its part of the first phase by SMTP (`Kind.sent`), the c
 and every seat gets the first phase's results; the first seat then sends a line of the second phase
 (`Kind.later`) and reads the answer.
 
-The check (`tests.support.catalogue_fragments`): no mail to an Italian or French reader carries a piece of
-an English sentence of any catalogue, no mail to an English reader a piece of an Italian or French one (nor
-an Italian reader a French one).  The same game played in English alone on the harness (the twin) gives each
-seat the same mails: each mail's numbers (`figures`) are the twin's for the same seat and the same mail, so
-that every figure is identical across the languages, and a seat reads no figure its English twin does not
-(whose secrecy the kinds' own tests hold); an English reader's mails are the twin's word for word (nothing
-of the others' languages reached them, a subject included); and no line of an Italian or French reader's
-mail is written as the twin writes it with words of English in it (a sentence no catalogue holds yet)."""
+The checks, each over every mail of the story (the answers to SET LANGUAGE apart: written, as they say,
+before the switch):
+
+- no mail to an Italian or French reader carries a piece of an English sentence of any catalogue, no mail
+  to an English reader a piece of an Italian or French one, nor an Italian reader a French one
+  (`catalogue_fragments.leftovers`);
+- nor two words in a row that only another language's messages write: English put into an Italian
+  sentence by a value (``inviata da ... from an unknown IP address``), which no catalogue holds whole
+  (`catalogue_fragments.foreign_runs`);
+- the same game played in English alone on the harness (the twin, its draws the same: CREATE's seed is
+  fixed) gives each seat the same mails: no line of an Italian or French reader's mail is the twin's with
+  English words in it (a sentence no catalogue holds yet), an English reader's mails are the twin's word
+  for word (a subject included), and each mail's numbers (`catalogue_fragments.figures`) are the twin's
+  for the same seat and mail: every figure identical across the languages, and no seat reads a figure
+  its English twin does not (whose secrecy the kinds' own tests hold)."""
 
 from __future__ import annotations
 
@@ -29,7 +36,7 @@ from pathlib import Path
 import pytest
 
 from tests.service.every_kind import KINDS, Kind
-from tests.support.catalogue_fragments import Fragment, figures, grouped, leftovers
+from tests.support.catalogue_fragments import Fragment, figures, foreign_runs, grouped, leftovers
 from tests.support.forms_by_smtp import Mail, Served
 from tests.support.harness import Sent
 from tests.support.wait import wait_until
@@ -155,9 +162,11 @@ def test_each_player_reads_the_whole_game_in_their_language_with_the_same_figure
 
     readers = {who.address: language(seat) for seat, who in enumerate(kind.seats)}  # the others (the master) en
     found: list[tuple[str, Fragment]] = []
+    runs: list[str] = []
     for mail in mails:
-        found.extend((f"{readers.get(mail.to, 'en')} {mail.to} {mail.subject}", fragment)
-                     for fragment in leftovers(text(mail), readers.get(mail.to, "en")))
+        reader = readers.get(mail.to, "en")
+        found.extend((f"{reader} {mail.to} {mail.subject}", fragment) for fragment in leftovers(text(mail), reader))
+        runs.extend(f"{reader} {mail.to} {mail.subject}: {run!r}" for run in foreign_runs(text(mail), reader))
     same = []
     for seat, who in enumerate(kind.seats):
         theirs = [text(mail) for mail in mails if mail.to == who.address]
@@ -177,7 +186,8 @@ def test_each_player_reads_the_whole_game_in_their_language_with_the_same_figure
                                                lineterm="") if line[:1] in "+-" and line[:3] not in ("+++", "---")]
     assert [mail.keys() for mail in (read[seat].mails() for seat in read)] == \
         [mail.keys() for mail in (english[seat].mails() for seat in english)]
-    assert not found and not same and not figured and not unlike, "\n".join(
+    assert not found and not runs and not same and not figured and not unlike, "\n".join(
         [f"{catalogue}:\n  " + "\n  ".join(lines) for catalogue, lines in grouped(found).items()]
-        + ["lines as the English twin writes them:", *same, "figures not the English twin's:", *figured,
+        + ["words in a row only another language writes:", *runs,
+           "lines as the English twin writes them:", *same, "figures not the English twin's:", *figured,
            "an English reader's mail not the English twin's:", *unlike])

@@ -33,6 +33,7 @@ WORDS = 3
 _PLACE = re.compile(r"\{[a-z_][a-z0-9_]*\}|%\([a-z_][a-z0-9_]*\)[sd]|%[sd]")
 _WORD = re.compile(r"\S*[^\W\d_]\S*")
 _NUMBER = re.compile(r"\d+")
+_EDGES = "\"'\u2019«»\u201c\u201d()[]{}<>.,;:!?¡¿…\u2014\u2013-*/%=+"
 
 
 @dataclass(frozen=True)
@@ -118,8 +119,10 @@ def foreign_to(language: str) -> tuple[Fragment, ...]:
 
 def read(body: str) -> str:
     """A mail's text as its reader reads the judge's words in it: the quoted lines (what the player wrote)
-    left out, each line's form markers and indentation dropped, whitespace folded."""
-    kept = (line.lstrip().lstrip("%").strip() for line in body.split("\n") if not line.lstrip().startswith(">"))
+    and a form's frame (``%% form for S1901M of g1, France``, ``%% end of form``: grammar, every reader's
+    alike) left out, each line's form markers and indentation dropped, whitespace folded."""
+    kept = (line.lstrip().lstrip("%").strip() for line in body.split("\n")
+            if not line.lstrip().startswith((">", "%%")))
     return fold(" ".join(kept))
 
 
@@ -128,6 +131,54 @@ def leftovers(text: str, language: str) -> list[Fragment]:
     with `read`), each once: empty when the mail is wholly in its reader's language."""
     read_text = read(text)
     return [fragment for fragment in foreign_to(language) if fragment.text in read_text]
+
+
+def _words(text: str) -> list[str | None]:
+    """``text``'s whitespace-separated tokens, each a word (its punctuation at either end stripped, its first
+    letter lowercased) or None where it is no word: a number, a code, a word in capitals (``SET``, ``IP``)."""
+    found: list[str | None] = []
+    for token in text.split():
+        word = token.strip(_EDGES)
+        word = word[:1].lower() + word[1:]
+        found.append(word if word and all(c.isalpha() or c in "'\u2019-" for c in word) and word.islower() else None)
+    return found
+
+
+@cache
+def vocabulary(language: str) -> frozenset[str]:
+    """Every word the catalogues write in ``language`` (English: their messages), their places left out."""
+    return frozenset(word for text in written_in(language).split("\n") for word in _words(_PLACE.sub(" ", text))
+                     if word)
+
+
+@cache
+def foreign_words(language: str) -> frozenset[str]:
+    """The words another language's messages write that no message of ``language`` does (``the``, ``unknown``
+    for an Italian reader)."""
+    others = frozenset().union(*(vocabulary(other) for other in (SOURCE, *TRANSLATED) if other != language))
+    return others - vocabulary(language)
+
+
+RUN = 2
+"""Words in a row that only another language writes: a run of this many is a piece of that language."""
+
+
+def foreign_runs(text: str, language: str, length: int = RUN) -> list[str]:
+    """The runs of at least ``length`` words in a row of ``text`` (read with `read`) that only another language
+    writes: English words inside an Italian sentence (``inviata da ... from an unknown IP address``), which
+    no catalogue message holds whole.  A word every language writes (an order's ``from``, a name) or none
+    (a name the catalogues do not hold) ends a run."""
+    words = read(text).split()
+    marks = [word is not None and word in foreign_words(language) for word in _words(" ".join(words))]
+    runs, start = [], None
+    for at, foreign in enumerate([*marks, False]):
+        if foreign and start is None:
+            start = at
+        elif not foreign and start is not None:
+            if at - start >= length:
+                runs.append(" ".join(words[start:at]))
+            start = None
+    return runs
 
 
 def figures(text: str) -> list[int]:
