@@ -40,17 +40,24 @@ SQLite always runs; ``--postgres URL`` (a server: a database of the run's own is
 and dropped afterwards) adds PostgreSQL with one and with two judges.  The load average is
 printed beside each run: on a shared machine, say so beside the figures.
 
-Run: .venv/bin/python bench/evening_bench.py [--games 100,300,1000] [--maps on,off]
+``--languages en,thirds`` runs each configuration twice: every player reading English, then a third of
+the players (drawn with a fixed seed) reading each of English, Italian and French (issue 72), their
+results mails written in three languages; the table then gives the CPU a game of the second against the
+first.
+
+Run: .venv/bin/python bench/evening_bench.py [--games 100,300,1000] [--maps on,off] [--languages en,thirds]
      [--postgres postgresql+psycopg://judge@127.0.0.1:55439/postgres] [--judges 1,2] [--only sqlite]
 """
 
 from __future__ import annotations
 
 import argparse
+import email.header
 import email.parser
 import email.policy
 import multiprocessing
 import os
+import re
 import shutil
 import signal
 import smtplib
@@ -71,16 +78,54 @@ from pathlib import Path
 from typing import Any
 
 from disk_bench import STAGES, Bench, stages  # a sibling script: the database at each stage of its life
-from evening_setup import GM, GM_PASSWORD, MX, build_templates, clone, mix, played_seats, setup_mail_sent, vouched
+from evening_setup import (
+    GM,
+    GM_PASSWORD,
+    MX,
+    build_templates,
+    clone,
+    mix,
+    played_seats,
+    setup_mail_sent,
+    speak,
+    vouched,
+)
 from load_bench import fresh_postgres  # a sibling script: a throwaway PostgreSQL database
 from sqlalchemy import create_engine, func, select, text
 
 from judge.bootstrap import open_database
+from judge.language import gettext, offered, reading
 from judge.service.config import Settings
 from judge.store.models import ConfirmedAddress, Outbox
 
 LEAD = 40.0  # seconds from setting the deadline (then starting the judges, their workers warmed) to it
 PROBE_PREFIX = "probe"
+
+
+def _results_subjects() -> re.Pattern[str]:
+    """A results mail's subject in every language the judge writes (``g1 S1901M results``, ``g1 S1901M
+    risultati``): one alternative a language, its game's name its one group."""
+    forms = set()
+    for language in offered():
+        with reading(language):
+            forms.add(gettext("{game} {phase} results"))
+    return re.compile("|".join(re.escape(form).replace(r"\{game\}", r"(\S+)").replace(r"\{phase\}", r"\S+")
+                               for form in sorted(forms)))
+
+
+RESULTS = _results_subjects()
+
+
+def is_results(written: Written) -> bool:
+    """A results mail to a player (not the game master's copy), in whatever language its reader reads."""
+    return RESULTS.fullmatch(written.subject) is not None and not written.to.startswith("gm@")
+
+
+def game_of(written: Written) -> str:
+    """The game a results mail is about, read from its subject."""
+    found = RESULTS.fullmatch(written.subject)
+    assert found is not None, written.subject
+    return next(group for group in found.groups() if group)
 
 
 def utcnow() -> datetime:
@@ -148,8 +193,9 @@ class Reader:
                 continue
             headers = self.parser.parsebytes(head)
             with self.lock:
-                self.seen[entry.name] = Written(stat.st_mtime, str(headers.get("To", "")),
-                                                " ".join(str(headers.get("Subject", "")).split()), stat.st_size)
+                subject = str(email.header.make_header(email.header.decode_header(str(headers.get("Subject", "")))))
+                self.seen[entry.name] = Written(stat.st_mtime, str(headers.get("To", "")), " ".join(subject.split()),
+                                                stat.st_size)
 
     def mails(self) -> list[Written]:
         with self.lock:
@@ -372,6 +418,7 @@ class Run:
     maps: bool
     judges: int
     load_before: str
+    languages: str = "en"  # "thirds": a third of the players reading each of English, Italian and French
     load_after: str = ""
     first: float = float("nan")
     median_mail: float = float("nan")
@@ -413,6 +460,17 @@ def database_bytes(data_dir: Path, database: str | None) -> int:
 
 
 def prepare(data_dir: Path, database: str | None, games: int) -> tuple[dict[str, int], Settings]:
+    """The evening's games set up, every player reading English (`prepared`): the results mails expected of each
+    game, and the settings."""
+    seats, settings, _readers = prepared(data_dir, database, games)
+    return seats, settings
+
+
+def prepared(data_dir: Path, database: str | None, games: int, languages: str = "en"
+             ) -> tuple[dict[str, int], Settings, dict[str, int]]:
+    """The evening's games set up (`evening_setup`), due a day on; with ``languages`` ``thirds``, a third of
+    their players reading each of English, Italian and French (`evening_setup.speak`, seeded).  The results
+    mails expected of each game, the settings, and how many players read each language."""
     settings = Settings(data_dir=data_dir, database=database, maps=False, web=False, mta_hostname=MX,
                         mta_authenticates=True, max_creates_per_day=10**6, max_creates_per_hour=10**6,
                         max_replies_per_hour=10**6, max_joins_per_day=10**6)
@@ -430,10 +488,11 @@ def prepare(data_dir: Path, database: str | None, games: int) -> tuple[dict[str,
     with db.transaction() as session:
         session.add_all(ConfirmedAddress(address=f"{PROBE_PREFIX}{i}@example.org", confirmed_at=now)
                         for i in range(1, 20_000))
+    readers = speak(db, every, now) if languages == "thirds" else {}
     setup_mail_sent(db)
     seats = played_seats(db, every)
     db.engine.dispose()
-    return seats, settings
+    return seats, settings, readers or {"en": sum(seats.values())}
 
 
 def set_deadline(settings: Settings, names: Sequence[str], deadline: datetime) -> None:
@@ -455,15 +514,16 @@ def outbox_counts(settings: Settings) -> dict[str, int]:
 
 
 def run_once(label: str, database: str | None, games: int, maps: bool, judges: int, args: argparse.Namespace,
-             tmp: Path) -> Run:
-    data_dir = tmp / f"{label}-{games}-{'maps' if maps else 'nomaps'}-{judges}".replace(" ", "")
+             tmp: Path, languages: str = "en") -> Run:
+    data_dir = tmp / f"{label}-{games}-{'maps' if maps else 'nomaps'}-{judges}-{languages}".replace(" ", "")
     data_dir.mkdir(parents=True)
-    run = Run(label, games, maps, judges, load())
-    print(f"== {label}, {games} games, maps {'on' if maps else 'off'}, {judges} judge(s)  (load {run.load_before})",
-          flush=True)
+    run = Run(label, games, maps, judges, load(), languages)
+    print(f"== {label}, {games} games, maps {'on' if maps else 'off'}, {judges} judge(s), languages {languages}  "
+          f"(load {run.load_before})", flush=True)
     began = time.monotonic()
-    seats, settings = prepare(data_dir, database, games)
-    print(f"  setup {time.monotonic() - began:.1f} s: {sum(seats.values())} players' results expected", flush=True)
+    seats, settings, readers = prepared(data_dir, database, games, languages)
+    print(f"  setup {time.monotonic() - began:.1f} s: {sum(seats.values())} players' results expected; readers "
+          + ", ".join(f"{language} {count}" for language, count in readers.items()), flush=True)
     size_before = database_bytes(data_dir, database)
     before = data_dir.parent / f"{data_dir.name}-before"
     if database is None:  # the database as it stood before the evening, for the stages of what it keeps
@@ -496,7 +556,7 @@ def run_once(label: str, database: str | None, games: int, maps: bool, judges: i
         results: list[Written] = []
         while time.time() < limit:
             time.sleep(0.5)
-            results = [w for w in reader.mails() if w.subject.endswith(" results") and not w.to.startswith("gm@")]
+            results = [w for w in reader.mails() if is_results(w)]
             if pages_done != pages_done and all_pages_after(data_dir, list(seats), deadline_epoch):
                 pages_done = time.time() - deadline_epoch
             if len(results) >= expected and pages_done == pages_done:
@@ -514,7 +574,7 @@ def run_once(label: str, database: str | None, games: int, maps: bool, judges: i
             sent = ours.recv()
         prober_process.join(timeout=10)
     mails = reader.mails()
-    results = [w for w in mails if w.subject.endswith(" results") and not w.to.startswith("gm@")]
+    results = [w for w in mails if is_results(w)]
     run.load_after = load()
     run.pages_done = pages_done
     times = sorted(w.at - deadline_epoch for w in results)
@@ -522,7 +582,7 @@ def run_once(label: str, database: str | None, games: int, maps: bool, judges: i
         run.first, run.median_mail, run.last = times[0], statistics.median(times), times[-1]
     per_game: dict[str, list[Written]] = {}
     for written in results:
-        game = written.subject.split()[0]
+        game = game_of(written)
         per_game.setdefault(game, []).append(written)
     finished = [max(w.at for w in ws) - deadline_epoch for ws in per_game.values()]
     if finished:
@@ -616,18 +676,28 @@ def table(runs: Sequence[Run]) -> None:
     for r in runs:
         memory = " + ".join(f"{own:.0f} / {total:.0f} MB" for own, total in r.memory)
         kept = f" / {r.kept[1]:.3f} / {r.kept[-1]:.3f}" if r.kept else " / - / -"
-        print(f"| {r.label}, {r.judges} | {r.games:,} | {'on' if r.maps else 'off'} | {seconds(r.last)} | "
+        languages = "" if r.languages == "en" else f", {r.languages}"
+        print(f"| {r.label}, {r.judges}{languages} | {r.games:,} | {'on' if r.maps else 'off'} | {seconds(r.last)} | "
               f"{r.per_minute:,.0f} | {seconds(r.median_mail)} | {seconds(r.game_median)} / {seconds(r.game_p95)} | "
               f"{r.cpu / r.games * 1000:.0f} ms | {memory} | {r.db_growth / r.games:.2f}{kept} MB | "
               f"{r.results_weight()} | {r.mail_mb:,.0f} MB | {r.load_before} |")
-    groups: dict[tuple[str, int, bool], list[Run]] = {}
     for r in runs:
-        groups.setdefault((r.label, r.judges, r.maps), []).append(r)
-    for (label, judges, maps), group in groups.items():
+        alone = next((e for e in runs if e.languages == "en" and (e.label, e.judges, e.maps, e.games) ==
+                      (r.label, r.judges, r.maps, r.games)), None)
+        if r.languages != "en" and alone is not None:
+            print(f"languages {r.languages} against English alone, {r.label}, {r.judges} judge(s), maps "
+                  f"{'on' if r.maps else 'off'}, {r.games} games: CPU a game {r.cpu / alone.cpu:.3f}x "
+                  f"({r.cpu / r.games * 1000:.0f} ms against {alone.cpu / alone.games * 1000:.0f} ms), "
+                  f"last results {r.last / alone.last:.2f}x")
+    groups: dict[tuple[str, int, bool, str], list[Run]] = {}
+    for r in runs:
+        groups.setdefault((r.label, r.judges, r.maps, r.languages), []).append(r)
+    for (label, judges, maps, languages), group in groups.items():
         if len(group) < 2:
             continue
         small, large = min(group, key=lambda r: r.games), max(group, key=lambda r: r.games)
-        print(f"growth {label}, {judges} judge(s), maps {'on' if maps else 'off'}, {small.games} -> {large.games} "
+        print(f"growth {label}, {judges} judge(s), languages {languages}, maps {'on' if maps else 'off'}, "
+              f"{small.games} -> {large.games} "
               f"games ({large.games / small.games:.0f}x): last results {large.last / small.last:.2f}x, "
               f"CPU a game {large.cpu / large.games / (small.cpu / small.games):.2f}x, "
               f"wall a game {large.last / large.games / (small.last / small.games):.2f}x")
@@ -646,6 +716,9 @@ def main() -> None:
     parser.add_argument("--keep", help="a folder to keep each run's data directory and logs in")
     parser.add_argument("--workers", type=int, default=0,
                         help="each judge's deadline-workers (0: the machine's cores shared among its judges)")
+    parser.add_argument("--languages", default="en",
+                        help="en (every player reads English), thirds (a third of the players each reads English, "
+                             "Italian and French, drawn with a fixed seed), or both: en,thirds")
     args = parser.parse_args()
     sizes = [int(n) for n in args.games.split(",")]
     maps = [m == "on" for m in args.maps.split(",")]
@@ -655,12 +728,14 @@ def main() -> None:
         tmp = Path(args.keep) if args.keep else Path(name)
         for games in sizes:
             for with_maps in maps:
-                if args.only != "postgres":
-                    runs.append(run_once("SQLite", None, games, with_maps, 1, args, tmp))
-                if args.postgres and args.only != "sqlite":
-                    for judges in (int(j) for j in args.judges.split(",")):
-                        with fresh_postgres(args.postgres) as url:
-                            runs.append(run_once("PostgreSQL", url, games, with_maps, judges, args, tmp))
+                for languages in args.languages.split(","):
+                    if args.only != "postgres":
+                        runs.append(run_once("SQLite", None, games, with_maps, 1, args, tmp, languages))
+                    if args.postgres and args.only != "sqlite":
+                        for judges in (int(j) for j in args.judges.split(",")):
+                            with fresh_postgres(args.postgres) as url:
+                                runs.append(run_once("PostgreSQL", url, games, with_maps, judges, args, tmp,
+                                                     languages))
     table(runs)
 
 

@@ -35,6 +35,7 @@ from judge.engine.map import load_map
 from judge.engine.position import Position
 from judge.payola.offers import parse_sheet
 from judge.service.config import Settings
+from judge.service.outgoing.preferences import choose_language
 from judge.service.running.app import drain, inject
 from judge.store.database import Database
 from judge.store.models import Base, ConfirmedAddress, Game, Outbox, Player
@@ -364,3 +365,25 @@ def played_seats(db: Database, names: Sequence[str]) -> dict[str, int]:
                                       Player.seat.is_not(None))
                                .group_by(Game.name))
         return {name: int(count) for name, count in rows}
+
+
+THIRDS = ("en", "it", "fr")
+"""The languages of ``--languages thirds``: a third of the evening's players reads each (issue 72)."""
+
+
+def speak(db: Database, names: Sequence[str], now: datetime, seed: int = 72) -> dict[str, int]:
+    """Give a third of the players of the games ``names`` each language of `THIRDS` (SET LANGUAGE, as each
+    would have sent it), drawn with ``seed``: how many players read each."""
+    with db.transaction() as session:
+        addresses = sorted({str(player) for player in session.scalars(
+            select(Player.address).join(Game, Game.id == Player.game_id)
+            .where(Game.name.in_(names), Player.address.is_not(None), Player.dummy.is_(False),
+                   Player.seat.is_not(None)))})
+        random.Random(seed).shuffle(addresses)
+        counts = dict.fromkeys(THIRDS, 0)
+        for index, player in enumerate(addresses):
+            language = THIRDS[index % len(THIRDS)]
+            counts[language] += 1
+            if language != "en":
+                choose_language(session, player, language, now)
+    return counts
