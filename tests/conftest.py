@@ -68,6 +68,7 @@ LAYERS: tuple[tuple[str, str], ...] = (
     ("service/test_moving.py", "migrations"),
     ("packaging/test_upgrade_from_first_release.py", "migrations"),
     ("service/test_daemon.py", "integration"),
+    ("service/test_three_languages_by_smtp.py", "integration"),
     ("service/test_game_records_by_smtp.py", "integration"),
     ("service/test_smtp_limits.py", "integration"),
     ("service/test_apply_processes.py", "integration"),

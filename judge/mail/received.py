@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from email.message import Message
 
+from judge.language import gettext as _
 from judge.mail.inbound import LENIENT, header_values
 
 _BY = re.compile(r"\bby\s+([^\s;()]+)", re.IGNORECASE)
@@ -65,7 +66,10 @@ class Source:
         return str(ipaddress.ip_network(f"{address}/64", strict=False))
 
     def __str__(self) -> str:
-        return f"{self.envelope or '<>'} from {self.ip or 'an unknown IP address'}"
+        """Who sent the mail, as a sentence of the reader's language quotes it (a consent request's "sent by ...")."""
+        if self.ip is None:
+            return _("{envelope} from an unknown IP address", envelope=self.envelope or "<>")
+        return _("{envelope} from {ip}", envelope=self.envelope or "<>", ip=self.ip)
 
 
 def listener_line(helo: str | None, peer: object, domain: str, extended: bool, now: datetime) -> bytes:
