@@ -1,5 +1,6 @@
 """The operators' and the clock's mail in each reader's language: a game moved to this judge (`judge import`),
-the judge restored from a backup, a game paused by an outage or a failed deadline."""
+the judge restored from a backup, a game paused by an outage or a failed deadline; and the form to fill, whose
+notes are written in its reader's language and whose markers are read back whatever language it was written in."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ from judge.store.models import Game
 from tests.service.every_kind import PAYOLA
 from tests.service.test_game_records import played, record_of
 from tests.support.auction import MASTER, auction_judge, start_auction
-from tests.support.harness import Judge, Sent
+from tests.support.harness import Judge, Sent, two_player_game
 from tests.support.people import ALICE, BOB, CAROL, GM
 
 ADMIN = "postmaster@localhost"
@@ -152,3 +153,83 @@ def test_a_failed_deadline_is_told_to_the_master_and_the_admin_each_in_their_lan
         assert "could not run the deadline" not in mail.body and "Nothing of it was applied" not in mail.body
     judge.send(GM, f"{MASTER}\nRESUME")  # the master's RESUME, as the mail says
     assert judge.outcome_of("RESUME")[0] == "ok"
+
+
+# -- the form ------------------------------------------------------------------------------------------------
+
+HOW = {"it": "% Sostituisci ogni _ qui sotto con la tua scelta e rimanda le righe.",
+       "fr": "% Remplacez chaque _ ci-dessous par votre choix et renvoyez les lignes."}
+ALICE_IN, BOB_IN = "SIGNON F@g1 alice-pw\n", "SIGNON G@g1 bob-pw\n"
+
+
+def form_of(mail: Sent) -> list[str]:
+    """The form block a mail ends with: from its opening line to its end line."""
+    lines = mail.body.rstrip("\n").split("\n")
+    opening = next(index for index, line in enumerate(lines) if line.startswith("%% form for"))
+    assert lines[-1] == "%% end of form"
+    return lines[opening:]
+
+
+@pytest.fixture
+def autumn(tmp_path: Path) -> tuple[Judge, Sent, Sent]:
+    """Payola's g1, Alice (France) reading Italian, Bob (Germany) French, spring played: the results each got,
+    with the form for F1901M."""
+    judge = two_player_game(Judge(tmp_path))
+    speaking(judge, **{ALICE: "it", BOB: "fr"})
+    judge.send(ALICE, ALICE_IN + "2 : A PAR - BUR")
+    judge.send(BOB, BOB_IN + "2 : A MUN - RUH")
+    mails = [mail for mail in judge.new_mail() if "%% form for F1901M" in mail.body]
+    return judge, to(mails, ALICE), to(mails, BOB)
+
+
+def test_the_forms_notes_are_in_its_readers_language_and_its_markers_in_the_judges_grammar(
+        autumn: tuple[Judge, Sent, Sent]) -> None:
+    _, italian, french = autumn
+    for mail, language, seat in ((italian, "it", "France"), (french, "fr", "Germany")):
+        form = form_of(mail)
+        assert form[0] == f"%% form for F1901M of g1, {seat}"  # the marker, alike in every language
+        assert form[1].startswith(HOW[language])
+        assert "Replace each _" not in mail.body and "is not read" not in mail.body
+        assert all(len(line) <= 72 for line in form)
+
+
+def test_a_reply_quoting_an_italian_form_applies_the_lines_filled(autumn: tuple[Judge, Sent, Sent]) -> None:
+    """Alice fills her Italian form above the whole results mail, quoted: the form's markers and its Italian
+    notes are passed over in silence, her line is applied."""
+    judge, italian, _ = autumn
+    filled = [line.replace("_ : A BUR H", "2 : A BUR - MUN") for line in form_of(italian)]
+    quoted = [f"> {line}" if line else ">" for line in italian.body.split("\n")]
+    judge.send(ALICE, "\n".join([ALICE_IN.strip(), *filled, "", *quoted]), subject="Re: g1")
+    assert judge.outcome_of("2 : A BUR - MUN") == ("ok", "SHEET_ACCEPTED")
+    assert {answer.text for answer in judge.answers} == {"SIGNON F@g1 ****", "2 : A BUR - MUN"}
+
+
+def test_a_french_form_filled_inline_below_a_french_attribution_is_read(autumn: tuple[Judge, Sent, Sent]) -> None:
+    """Bob answers inline, as a French mail program quotes: ``Le ... a écrit :`` and the whole mail quoted, his
+    lines written below the quoted form's lines they fill."""
+    judge, _, french = autumn
+    filled = {"SIGNON GERMANY@g1 _": "SIGNON GERMANY@g1 bob-pw", "_ : A RUH H": "1 : A RUH - BEL"}
+    out = ["Voilà :", "", "Le jeu. 5 janv. 2026 à 12:00, judge@example.org a écrit :"]
+    for line in french.body.rstrip("\n").split("\n"):
+        out.append(f"> {line}" if line else ">")
+        if line in filled:
+            out.append(filled[line])
+    judge.send(BOB, "\n".join(out), subject="Re: g1")
+    assert judge.outcome_of("1 : A RUH - BEL") == ("ok", "SHEET_ACCEPTED")
+    assert "Reading stopped" not in judge.last_to(BOB).body
+
+
+def test_a_french_form_of_another_phase_is_answered_in_french_and_none_of_it_applied(
+        autumn: tuple[Judge, Sent, Sent]) -> None:
+    """Bob sends back his French form of spring (its marker naming S1901M) in autumn: none of its lines is
+    applied, and he is told why in French; the line after its end is his own, and read."""
+    judge, _, french = autumn
+    form = form_of(french)
+    spring = [form[0].replace("F1901M", "S1901M"), *form[1:-1], "1 : A RUH - BEL", form[-1]]
+    judge.send(BOB, "\n".join([BOB_IN.strip(), *spring, "1 : A RUH H"]))
+    assert judge.outcome_of(spring[0]) == ("ignored", "OTHER_FORM")
+    assert judge.outcome_of("1 : A RUH - BEL") == ("ignored", "OTHER_FORM")
+    assert judge.outcome_of("1 : A RUH H") == ("ok", "SHEET_ACCEPTED")
+    answer = judge.last_to(BOB).body
+    assert "non appliqué : ce formulaire est pour S1901M, mais g1 est maintenant en F1901M" in answer
+    assert "not applied" not in answer
