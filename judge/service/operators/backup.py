@@ -65,6 +65,7 @@ from sqlalchemy import (
 from sqlalchemy.exc import DatabaseError, SQLAlchemyError
 from sqlalchemy.orm import Session
 
+from judge.language import gettext as _
 from judge.service.clock import utcnow
 from judge.service.config import Settings
 from judge.service.datadir import OperatorError, data_dir_lock, make_data_dir, refuse_root, shown_url
@@ -73,6 +74,7 @@ from judge.service.hosting.course import ROLLBACK, RolledBack
 from judge.service.hosting.kinds import SESSION_KEY, Kinds
 from judge.service.incoming.intake import intake_path, untaken
 from judge.service.outgoing.outbox import queue
+from judge.service.outgoing.preferences import writing_to
 from judge.service.running.app import apply_stored, beat
 from judge.service.states import RUNNING
 from judge.service.templates import counted, render, when
@@ -449,10 +451,12 @@ def tell_taken_back(settings: Settings, kinds: Kinds, backup: datetime, replaced
                 readers = sorted({player.address for player in host.seats(session, game).values()
                                   if host.is_played(player) and player.address} | {game.gm_address}
                                  | set(host.observers(session, game)))
-                body = render("restored", game=game, phase=phase, backup=when(backup), processed=when(first))
-                for address in readers:
-                    queue(session, settings, to=address, subject=f"{game.name}: the judge was restored to "
-                          f"{when(backup)}", body=body, kind="announcement", now=now, game_id=game.id)
+                for address in readers:  # each reader's mail in their own language
+                    with writing_to(session, settings, address, game):
+                        body = render("restored", game=game, phase=phase, backup=when(backup), processed=when(first))
+                        queue(session, settings, to=address, body=body, kind="announcement", now=now, game_id=game.id,
+                              subject=_("{game}: the judge was restored to {backup}", game=game.name,
+                                        backup=when(backup)))
                 told.append(f"{game.name} ({phase})")
     finally:
         db.engine.dispose()

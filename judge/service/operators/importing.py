@@ -61,6 +61,7 @@ from sqlalchemy import insert, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from judge.language import gettext as _
 from judge.service.config import Settings
 from judge.service.hosting import archive, host, ratings
 from judge.service.hosting.archive import RecordError, moment, raw_of
@@ -73,6 +74,7 @@ from judge.service.operators import record_bounds
 from judge.service.operators.replay import begun_before_runs
 from judge.service.operators.replay import replay as played_again
 from judge.service.outgoing import outbox
+from judge.service.outgoing.preferences import writing_to
 from judge.service.passwords import hash_password
 from judge.store.database import Database
 from judge.store.models import (
@@ -375,7 +377,7 @@ def moved(session: Session, settings: Settings, game: Game, now: datetime) -> Im
     for player, seat, address in holders:
         if not is_confirmed(session, address):
             ask(session, settings, game, address, seat, now,
-                role="master" if player is None else "seat" if seat else "joined", title=title(seat) if seat else None)
+                role="master" if player is None else "seat" if seat else "joined", title=title)
             asked.append(address)
             continue
         password = secrets.token_urlsafe(9)
@@ -383,36 +385,41 @@ def moved(session: Session, settings: Settings, game: Game, now: datetime) -> Im
             game.gm_password = hash_password(password)
         else:
             player.password = hash_password(password)
-        body = render("moved", game=game, seat=seat, password=password, settings=settings,
-                      title=title(seat) if seat else None, observer=False, joined=player is not None and not seat)
-        outbox.queue(session, settings, to=address, subject=f"{game.name} has moved to this judge", body=body,
-                     kind=outbox.MOVED, now=now, game_id=game.id)
+        with writing_to(session, settings, address, game):  # each reader's mail in their own language
+            body = render("moved", game=game, seat=seat, password=password, settings=settings,
+                          title=title(seat) if seat else None, observer=False, joined=player is not None and not seat)
+            outbox.queue(session, settings, to=address, subject=_("{game} has moved to this judge", game=game.name),
+                         body=body, kind=outbox.MOVED, now=now, game_id=game.id)
         told.append(address)
     for address in host.observers(session, game):
         if not is_confirmed(session, address):
-            ask(session, settings, game, address, None, now, role="observer", title=None)
+            ask(session, settings, game, address, None, now, role="observer", title=title)
             asked.append(address)
             continue
-        body = render("moved", game=game, seat=None, password=None, settings=settings, title=None, observer=True,
-                      joined=False)
-        outbox.queue(session, settings, to=address, subject=f"{game.name} has moved to this judge", body=body,
-                     kind=outbox.MOVED, now=now, game_id=game.id)
+        with writing_to(session, settings, address, game):
+            body = render("moved", game=game, seat=None, password=None, settings=settings, title=None, observer=True,
+                          joined=False)
+            outbox.queue(session, settings, to=address, subject=_("{game} has moved to this judge", game=game.name),
+                         body=body, kind=outbox.MOVED, now=now, game_id=game.id)
         watching.append(address)
     return Imported(game.name, told, asked, watching)
 
 
 def ask(session: Session, settings: Settings, game: Game, address: str, seat: str | None, now: datetime, *,
-        role: str, title: str | None) -> None:
+        role: str, title: Callable[[str], str]) -> None:
     """The consent round trip for an address of the game this judge has never confirmed: a token
     mailed to it alone, to send back (with the password it chooses, for a seat or the master);
     until then the game's mail to it is held (`outbox.HELD`)."""
     from judge.service.templates import render
 
     token = secrets.token_hex(8)
-    body = render("moved_confirm", game=game, seat=seat, title=title, role=role, token=token, settings=settings,
-                  expires=now + timedelta(days=TOKEN_DAYS), kind=kind_of(session, game).title)
-    outbox.queue(session, settings, to=address, subject=f"Please confirm: {game.name} has moved to this judge",
-                 body=body, kind=outbox.MOVED, now=now, game_id=game.id)
+    with writing_to(session, settings, address, game):  # in the language the address chose, else the game's
+        body = render("moved_confirm", game=game, seat=seat, title=title(seat) if seat else None, role=role,
+                      token=token, settings=settings, expires=now + timedelta(days=TOKEN_DAYS),
+                      kind=kind_of(session, game).title)
+        outbox.queue(session, settings, to=address,
+                     subject=_("Please confirm: {game} has moved to this judge", game=game.name), body=body,
+                     kind=outbox.MOVED, now=now, game_id=game.id)
     session.add(Confirmation(token=token, address=address, kind=OBSERVER if role == "observer" else SEAT,
                              game_id=game.id, details={"role": role, "seat": seat}, created_at=now))
     session.flush()

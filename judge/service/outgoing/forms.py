@@ -29,6 +29,11 @@ asked); the host lays it out (`lay_out`) and reads the replies (`Reading`), alik
   for is passed over in silence; one that names another is answered in words, and none of the lines up
   to its ``%% end of form`` is applied; a form kept twice is read once, the last copy with a line filled
   in, the other answered as not read (`judge.service.incoming.handlers.conversation.form_copies`).
+- **Languages.**  A form is written in its reader's language, as the mail it ends (the host's note,
+  the kind's notes), all but its two marker lines (`OPENS`, `ENDS`) and its lines to send back: the
+  markers are the judge's grammar, as ``SIGNON`` is, the same in every language, so that a reply read
+  by the judge whatever language its form was written in (an Italian player's form forwarded to a
+  French one's mailbox, a reader who changed language since) is matched with its phase, game and seat.
 """
 
 from __future__ import annotations
@@ -53,6 +58,10 @@ BLANK = "_"
 KINDS = "kinds"
 """Where a session keeps the judge's registry of kinds (`judge.service.hosting.kinds.Kinds`), which
 answers for each game's kind (`Registry`)."""
+OPENS = "%% form for {phase} of {game}, {seat}"
+"""A form's opening marker: never translated, `judge.commands.parse.FORM_OPENS` reads it in every reply."""
+ENDS = "%% end of form"
+"""A form's end marker, never translated (`judge.commands.parse.FORM_ENDS`)."""
 HOW = ("Replace each _ below with your choice and send the lines back. A line left as it is, "
        "like every line starting with %, is not read.")
 """The host's note at the head of every form: how to fill it (one sentence, wrapped as it is laid out)."""
@@ -136,14 +145,15 @@ def note_list(head: str, items: Sequence[str]) -> list[str]:
 def lay_out(form: Form, game: str, seat: str) -> list[str]:
     """``form`` as the block that ends a mail to ``seat`` (its name as SIGNON takes it) of ``game``:
     the opening marker, the host's note and the kind's as comment lines (a note longer than a line
-    goes on over more, each a comment), the sign-on line, the kind's lines, the end marker."""
-    block = [f"%% form for {form.phase} of {game}, {form.seat}"]
+    goes on over more, each a comment), the sign-on line, the kind's lines, the end marker; the notes in
+    the reader's language, the markers and the lines in the judge's grammar, alike in every language."""
+    block = [OPENS.format(phase=form.phase, game=game, seat=form.seat)]
     for note in (how(), *form.notes):
         block.extend(textwrap.wrap(note, WIDTH, initial_indent="% ", subsequent_indent="%   ",
                                    break_on_hyphens=False, break_long_words=True))
     block.append(signon_line(seat, game))
     block.extend(form.lines)
-    block.append("%% end of form")
+    block.append(ENDS)
     return block
 
 

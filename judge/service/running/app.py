@@ -33,6 +33,7 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session
 
+from judge.language import gettext as _
 from judge.service.claimants import claimant, gone
 from judge.service.config import Settings
 from judge.service.hosting import archive, course, host, ratings, silent_seats
@@ -49,6 +50,7 @@ from judge.service.incoming.handlers.mail import (
 )
 from judge.service.incoming.intake import take_in
 from judge.service.outgoing.outbox import drop_sent_attachments, queue
+from judge.service.outgoing.preferences import writing_to
 from judge.service.states import Event, GameState, move
 from judge.service.templates import render
 from judge.store.database import Database
@@ -213,8 +215,10 @@ def _process_game(db: Database, settings: Settings, name: str, now: datetime, fo
             return f"{game.name} is {game.state}: nothing to process"
         if not force and game.deadline is not None and _missed(game, settings, now):
             move(game, Event.OVERDUE)
-            queue(session, settings, to=game.gm_address, subject=f"{game.name} paused: missed deadline", kind="notice",
-                  now=now, game_id=game.id, body=render("outage", game=game, now=now))
+            with writing_to(session, settings, game.gm_address, game):  # in the game master's language
+                queue(session, settings, to=game.gm_address, kind="notice", now=now, game_id=game.id,
+                      subject=_("{game} paused: missed deadline", game=game.name),
+                      body=render("outage", game=game, now=now))
             summary = f"{game.name} paused: its deadline passed long ago (was the judge down?)"
             archive.ran(session, game, now, summary)
         elif force or host.is_due(session, game, now):
@@ -531,8 +535,10 @@ def _deadline_failed(db: Database, settings: Settings, name: str, now: datetime,
             return f"{name} failed: {reason}"
         move(game, Event.FAILED)
         for address in sorted({game.gm_address, settings.admin_address}):
-            queue(session, settings, to=address, subject=f"{game.name} paused: its deadline failed", kind="notice",
-                  now=now, game_id=game.id, body=render("deadline_failed", game=game, reason=reason, now=now))
+            with writing_to(session, settings, address, game):  # each reader's, the master's and the admin's
+                queue(session, settings, to=address, subject=_("{game} paused: its deadline failed", game=game.name),
+                      kind="notice", now=now, game_id=game.id,
+                      body=render("deadline_failed", game=game, reason=reason, now=now))
     return f"{name} paused: its deadline failed ({reason})"
 
 
