@@ -38,13 +38,13 @@ from sqlalchemy import select
 
 from judge.commands import parse as cmd
 from judge.language import gettext as _
-from judge.language import ngettext
+from judge.language import ngettext, reading
 from judge.service import zones
 from judge.service.dispatch import MASTER, SIGNED_ON, Entry
 from judge.service.hosting import course, host, silent_seats
 from judge.service.hosting.deadlines import move_to
 from judge.service.hosting.phase_changes import changed_phase, confirmed, in_phase, may_change_phase, with_news
-from judge.service.hosting.turn import said_in_english
+from judge.service.hosting.turn import said
 from judge.service.incoming.handlers import ahead
 from judge.service.incoming.handlers.conversation import Conversation, masked
 from judge.service.incoming.handlers.player import approve_absence
@@ -131,9 +131,15 @@ def process(talk: Conversation, text: str, command: cmd.Process) -> None:
         return
     preface = None
     if game.state in RUNNING and game.deadline is not None and talk.now < game.deadline:
-        phase, now, deadline = game.phase, when(talk.now), when(game.deadline)
-        preface = said_in_english(news(lambda: _("The game master processed {phase} early, {now}, before its "
-                                                 "deadline of {deadline}.", phase=phase, now=now, deadline=deadline)))
+        phase, at, deadline = game.phase, talk.now, game.deadline
+        early = news(lambda: _("The game master processed {phase} early, {now}, before its deadline of {deadline}.",
+                               phase=phase, now=when(at), deadline=when(deadline)))
+        language = talk.one_language(game)
+        if language is None:  # readers of several languages: each told in their own, just before the results
+            talk.announce(early, public=True)
+        else:  # the results' one text says it first
+            with reading(language):
+                preface = said(early)
         host.record(game, f"processed early by the game master's PROCESS, {when(talk.now)} (deadline was "
                     f"{when(game.deadline)})")
     preface = with_news(preface, talk.take_news(game))  # one mail per reader: the results say it
