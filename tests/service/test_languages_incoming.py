@@ -151,3 +151,14 @@ def test_a_quarantined_mail_is_told_to_its_sender_and_master_in_their_languages(
     assert "internal error" not in mails[ALICE].body
     assert mails[GM].subject == f"Courriel {first} mis en quarantaine"
     assert "set it aside" not in mails[GM].body and "RuntimeError: boom" in mails[GM].body
+
+
+def test_list_and_whogame_name_a_games_state_in_the_readers_language(tmp_path: Path) -> None:
+    judge = _speaking(tmp_path, **{ALICE: "it", BOB: "fr"})
+    judge.send(ALICE, "LIST\nWHOGAME g1")
+    italian = judge.last_to(ALICE).body
+    judge.send(BOB, "LIST\nWHOGAME g1")
+    french = judge.last_to(BOB).body
+    assert "g1: in corso" in italian and ", in corso" in italian.split("> WHOGAME g1")[1]
+    assert "g1: en cours" in french and ", en cours" in french.split("> WHOGAME g1")[1]
+    assert "active" not in italian + french
