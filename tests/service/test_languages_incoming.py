@@ -94,14 +94,16 @@ def test_an_early_process_is_told_to_each_reader_in_their_language(tmp_path: Pat
 
 
 def test_an_early_process_read_in_one_language_is_said_in_the_results(tmp_path: Path) -> None:
-    judge = _speaking(tmp_path, **{ALICE: "it", BOB: "it", GM: "it"})
+    judge = _speaking(tmp_path, **{ALICE: "it", BOB: "it", GM: "it", CAROL: "fr"})
     bid(judge, "Alice", 20)
     judge.new_mail()
-    master(judge, "PROCESS")
+    judge.send(CAROL, "SIGNON MASTER@g1 gm-secret\nSET GRACE 12\nPROCESS")  # answered in French, from elsewhere
+    assert "OK : " in judge.last_to(CAROL).body
     mails = judge.new_mail()
     for reader in (ALICE, BOB):
         [results] = [m for m in to(mails, reader) if m.subject.startswith("g1 L1")]
         assert "Il game master ha elaborato L1 in anticipo, " in results.body
+        assert "Anche nella mail del game master: " in results.body and "Also in" not in results.body
 
 
 def test_the_registered_address_is_told_of_a_new_password_in_its_language(tmp_path: Path,
