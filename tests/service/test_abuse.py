@@ -565,7 +565,8 @@ def test_a_second_games_news_over_the_mail_budget_is_refused(watched: Judge) -> 
     mark = last_outbox_id(watched.db)
     watched.send(GM, "SIGNON MASTER@g1 gm-secret\nSET GRACE 12\nSIGNON MASTER@g2 gm-secret\nSET GRACE 6\nPAUSE")
     body = watched.last_to(GM).body
-    assert "> SET GRACE 6\n  ERROR: not done: this mail has already caused 53 mails" in body
+    assert "> SET GRACE 6\n  ERROR: not done: telling the players and observers of g2 would take" in body
+    assert "this mail has already caused 53, over the judge's limit of 50 mails a mail" in body
     assert "> PAUSE\n  ERROR: not done" in body
     sent = [row for row in outbox_rows(watched) if row.id > mark]
     assert len(sent) == 1 + 2 + 50  # the reply, and g1's players and observers told of its grace

@@ -99,23 +99,33 @@ class Answers:
                     game: Game | None = None) -> None:
         """Answer the line ``text`` with ``body``: in the reply, or attached as ``filename`` if it
         is longer than ``LONG`` lines (and if the reply has room); an answer about ``game``, with
-        its moments in the reader's zone for it (`localized`), attached or not."""
+        its moments in the reader's zone for it (`localized`), attached or not.  ``more``: a clause
+        the answer says after its own (a kind's, "; " before it is dropped: `clauses` joins them as
+        the reader's language does).  ``what`` (what the answer is: "the history") is no longer said:
+        the line answered, quoted above the answer, names it, and the answer is one whole sentence."""
         if game is not None:
             body = self.localized(game, body)
-        if len(body) > LONGEST:  # what one mail may cost: a reply the judge keeps is at most a few of these
-            cut = body.rfind("\n", 0, LONGEST) + 1 or LONGEST
-            body = body[:cut] + "\n" + _("[cut at {count} characters: ask for less at once]",
-                                         count=format(LONGEST, ",")) + "\n"
-            more += _("; cut at {count} characters", count=format(LONGEST, ","))
+        cut = len(body) > LONGEST  # what one mail may cost: a reply the judge keeps is at most a few of these
+        if cut:
+            at = body.rfind("\n", 0, LONGEST) + 1 or LONGEST
+            body = body[:at] + "\n" + _("[cut at {count} characters: ask for less at once]",
+                                        count=format(LONGEST, ",")) + "\n"
+        more = more.strip().lstrip(";").strip()  # the kind's clause, without the English "; " it came with
         lines = body.splitlines()
         if len(lines) <= LONG:
-            self.echo(text, "info", more.lstrip(" ;"), lines)  # its clauses, less the first "; "
+            said = _("cut at {count} characters", count=format(LONGEST, ",")) if cut else ""
+            self.echo(text, "info", clauses([part for part in (said, more) if part]), lines)
             return
         attachment = Attachment(filename, "text/plain", body.encode("utf-8"))
         if self.attach([attachment]):
-            self.echo(text, "ok", ngettext("{what} attached as {filename} ({count} line){more}",
-                                           "{what} attached as {filename} ({count} lines){more}", len(lines),
-                                           what=what, filename=filename, more=more))
+            if cut:
+                said = ngettext("attached as {filename} ({count} line, cut at {limit} characters)",
+                                "attached as {filename} ({count} lines, cut at {limit} characters)", len(lines),
+                                filename=filename, limit=format(LONGEST, ","))
+            else:
+                said = ngettext("attached as {filename} ({count} line)", "attached as {filename} ({count} lines)",
+                                len(lines), filename=filename)
+            self.echo(text, "ok", clauses([part for part in (said, more) if part]))
         else:
             self.echo(text, "error", self.too_big(len(attachment.data)), code="REPLY_TOO_LONG")
 
@@ -164,6 +174,15 @@ class Answers:
             self.echoes[index].message = (_("not a command: taken as your greeting") if what == "greeting"
                                           else _("not a command: taken as your sign-off"))
             self.echoes[index].code = what.upper().replace("-", "_")  # GREETING, SIGN_OFF
+
+
+def clauses(parts: Sequence[str]) -> str:
+    """Whole clauses said one after the other in one answer (``press sent to Bob; not sent to Carol: ...``),
+    joined as the reader's language joins them (French puts a space before the semicolon)."""
+    joined = ""
+    for part in parts:
+        joined = _("{first}; {then}", first=joined, then=part) if joined else part
+    return joined
 
 
 def _brief(words: str, most: int) -> str:

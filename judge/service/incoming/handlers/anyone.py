@@ -41,7 +41,7 @@ from judge.service.options import rules_of
 from judge.service.outgoing import preferences
 from judge.service.passwords import hash_password, verify_password
 from judge.service.states import RUNNING, GameState
-from judge.service.templates import duration, when
+from judge.service.templates import duration, state_word, when
 from judge.store.models import Confirmation, Game, Observer, Player
 
 DAY = timedelta(days=1)
@@ -204,7 +204,7 @@ def _list_page(talk: Conversation, text: str, start: str | None) -> None:
     query = (select(Game.name, Game.state, Game.phase, Game.kind, Game.settings).where(_LISTED).order_by(Game.name)
              .limit(LIST_PAGE + 1))
     rows = talk.session.execute(query.where(Game.name >= start) if start else query).all()
-    lines = [f"{name}: {state}" + (f", {phase}" if phase else "")
+    lines = [f"{name}: {state_word(state)}" + (f", {phase}" if phase else "")
              + (f" ({talk.kinds.named(kind).title})" if kind and kind != talk.kinds.default.name else "")
              + _open_seats(state, settings) for name, state, phase, kind, settings in rows[:LIST_PAGE]]
     if len(rows) > LIST_PAGE:
@@ -499,7 +499,7 @@ def whogame(talk: Conversation, text: str, command: cmd.WhoGame) -> None:
     reader = talk.reader_of(game)
     shown = host.who_plays(talk.session, game, reader)
     addresses = reader == "master" or (reader == "player" and not rules_of(game).anonymous)
-    lines = [f"{game.name}: {kind.title}, {game.state}" + (f", {game.phase}" if game.phase else "")]
+    lines = [f"{game.name}: {kind.title}, {state_word(game.state)}" + (f", {game.phase}" if game.phase else "")]
     if addresses:  # an address is private: one who may not read the players' reads no master's either
         lines.append(_("game master: {address}", address=game.gm_address))
     if game.state == GameState.FORMING:

@@ -148,7 +148,7 @@ class Reading:
         kept = talk.session.scalar(select(AheadBlock).where(
             AheadBlock.game_id == game.id, AheadBlock.seat == seat, AheadBlock.phase == block.phase))
         if later := talk.superseded(kept.accepted_at if kept is not None else None,
-                                    _("your block for {phase}", phase=block.phase)):
+                                    f"your block for {block.phase}"):
             talk.mark(block.opening, "ignored", later, code="SUPERSEDED")
             for index, _text in block.lines:
                 talk.mark(index, "ignored", _("not applied: see its PHASE line"), code="SUPERSEDED")

@@ -156,7 +156,7 @@ class Conversation(Holding):
         self.context = Context()
         self.copies: dict[str, set[int]] = {}  # address -> the parts of the mail its copy of the reply carries
         self.part = 0  # the part of the mail being read: each SIGNON or SIGNOFF starts one
-        self.notices: dict[str, list[str]] = {}  # previous address -> changes it must hear of
+        self.notices: dict[str, tuple[Game | None, list[Said]]] = {}  # previous address -> its game, its changes
         self.announcements: dict[int, list[Said]] = {}  # game id -> what every player must hear of
         self.public: dict[int, list[Said]] = {}  # game id -> what of it its observers must hear of too
         self.also_told: dict[int, set[str]] = {}  # game id -> addresses of players who just left it
@@ -254,10 +254,7 @@ class Conversation(Holding):
                                   notes=self.notes, settings=self.settings))
         for game_id, news in self.announcements.items():
             self._announce(game_id, news, self.public.get(game_id, []))
-        for address, changes in sorted(self.notices.items()):
-            queue(self.session, self.settings, to=address, subject=_("Your registration with the judge changed"),
-                  kind="notice", now=self.now,
-                  body=render("changed", changes=changes, mail=self.mail, now=self.now, settings=self.settings))
+        self.notify()
         self._process_if_complete()
         return None
 

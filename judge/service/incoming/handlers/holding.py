@@ -71,13 +71,13 @@ class Holding(Telling):
         mail, accepted at ``since``, has set it already, and an older mail never replaces a
         newer one, whatever order they are delivered in; None if it may (never set by mail, or
         set by a mail accepted no later than this one, at the resolution of the MTA's Received:
-        lines, `not_before`: then the order of arrival decides)."""
+        lines, `not_before`: then the order of arrival decides).  ``what`` is no longer said: the
+        lines answered name it, and the answer is one whole sentence."""
         if since is None or not_before(self.accepted, since):
             return None
         return _("not applied: this mail was accepted {accepted} UTC, and a later one, accepted {since} UTC, has "
-                 "already set {what} (mail held on its way may be delivered out of order)",
-                 accepted=self.accepted.strftime("%Y-%m-%d %H:%M:%S"), since=since.strftime("%Y-%m-%d %H:%M:%S"),
-                 what=what)
+                 "already set what these lines set (mail held on its way may be delivered out of order)",
+                 accepted=self.accepted.strftime("%Y-%m-%d %H:%M:%S"), since=since.strftime("%Y-%m-%d %H:%M:%S"))
 
     def set_aside(self, block: Sequence[tuple[int, str]], why: str, code: str = "SUPERSEDED") -> None:
         """Answer the lines of a block not applied as a whole (echo indexes and texts): each

@@ -37,14 +37,14 @@ from datetime import UTC, timedelta
 from sqlalchemy import select
 
 from judge.commands import parse as cmd
+from judge.language import SOURCE, ngettext, reading
 from judge.language import gettext as _
-from judge.language import ngettext
 from judge.service import zones
 from judge.service.dispatch import MASTER, SIGNED_ON, Entry
 from judge.service.hosting import course, host, silent_seats
 from judge.service.hosting.deadlines import move_to
 from judge.service.hosting.phase_changes import changed_phase, confirmed, in_phase, may_change_phase, with_news
-from judge.service.hosting.turn import said_in_english
+from judge.service.hosting.turn import said
 from judge.service.incoming.handlers import ahead
 from judge.service.incoming.handlers.conversation import Conversation, masked
 from judge.service.incoming.handlers.player import approve_absence
@@ -131,12 +131,18 @@ def process(talk: Conversation, text: str, command: cmd.Process) -> None:
         return
     preface = None
     if game.state in RUNNING and game.deadline is not None and talk.now < game.deadline:
-        phase, now, deadline = game.phase, when(talk.now), when(game.deadline)
-        preface = said_in_english(news(lambda: _("The game master processed {phase} early, {now}, before its "
-                                                 "deadline of {deadline}.", phase=phase, now=now, deadline=deadline)))
+        phase, at, deadline = game.phase, talk.now, game.deadline
+        early = news(lambda: _("The game master processed {phase} early, {now}, before its deadline of {deadline}.",
+                               phase=phase, now=when(at), deadline=when(deadline)))
+        language = talk.one_language(game)
+        if language is None:  # readers of several languages: each told in their own, just before the results
+            talk.announce(early, public=True)
+        else:  # the results' one text says it first
+            with reading(language):
+                preface = said(early)
         host.record(game, f"processed early by the game master's PROCESS, {when(talk.now)} (deadline was "
                     f"{when(game.deadline)})")
-    preface = with_news(preface, talk.take_news(game))  # one mail per reader: the results say it
+    preface = _folded(talk, game, preface)  # one mail per reader: the results say it
     talk.announce_now(game)  # what the master did before it is told before the results
     try:
         processed = course.close(talk.session, game, talk.settings, talk.now, cause="master's PROCESS",
@@ -150,6 +156,14 @@ def process(talk: Conversation, text: str, command: cmd.Process) -> None:
         talk.echo(text, "ok", _("{phase} processed; now {next}", phase=processed.phase, next=processed.next_phase))
     else:
         talk.echo(text, "ok", _("{phase} processed", phase=processed.phase))
+
+
+def _folded(talk: Conversation, game: Game, preface: str | None) -> str | None:
+    """``preface`` for the results of the phase this mail closes, with what it announced to ``game`` said in
+    them instead of in mails of their own (`Telling.take_news`), all in the one language their readers read
+    (in English where they read several: then only texts given as they are, the same for all, are folded)."""
+    with reading(talk.one_language(game) or SOURCE):
+        return with_news(preface, talk.take_news(game))
 
 
 def _moved(talk: Conversation, text: str, event: Event, refusal: str, code: str) -> Game | None:
@@ -227,7 +241,7 @@ def rollforward(talk: Conversation, text: str, _command: cmd.Rollforward) -> Non
     talk.announce(news(lambda: _("the game master undid the rollback of {phase}: it is processed again now, as it was "
                                  "when it was rolled back (nobody has changed anything since)", phase=phase)),
                   public=True)
-    preface = with_news(None, talk.take_news(game))
+    preface = _folded(talk, game, None)
     talk.announce_now(game)
     processed = course.roll_forward(talk.session, game, talk.settings, talk.now, preface=preface)
     ahead.opened(talk.session, game, talk.settings, talk.now)

@@ -21,7 +21,6 @@ from judge.service import mailbox
 from judge.service.dispatch import PLAYER, SIGNED_ON, Entry
 from judge.service.hosting import host, silent_seats
 from judge.service.hosting.deadlines import move_to, past_absences
-from judge.service.hosting.turn import said_in_english
 from judge.service.incoming.handlers import consent
 from judge.service.incoming.handlers.conversation import Conversation, masked
 from judge.service.incoming.handlers.holding import Why
@@ -74,7 +73,7 @@ def wait(talk: Conversation, text: str, command: cmd.Wait) -> None:
                   code="OUT_OF_GAME")
         return
     if why := talk.superseded(host.latest_accepted(talk.session, game, game.phase, seat, host.WAIT),
-                              _("your WAIT or NOWAIT")):
+                              "your WAIT or NOWAIT"):
         talk.echo(text, "ignored", why, code="SUPERSEDED")
         return
     host.submit(talk.session, game, game.phase, seat, host.WAIT, "WAIT" if command.on else "", {}, talk.now,
@@ -107,7 +106,7 @@ def set_password(talk: Conversation, text: str, command: cmd.SetPassword) -> Non
     else:
         assert context.player is not None
         context.player.password = hash_password(command.password)
-    talk.tell_registered(said_in_english(news(lambda: _password_changed(talk, context))))
+    talk.tell_registered(news(lambda: _password_changed(talk, context)))
     talk.echo(masked(text, command.password), "ok", _("password changed"))
 
 
@@ -129,7 +128,7 @@ def set_address(talk: Conversation, text: str, command: cmd.SetAddress) -> None:
     if address != previous and consent.needed(talk, address):
         consent.ask(talk, text, address, "address", game, {"who": context.seat or "MASTER", "previous": previous},
                     f"SET ADDRESS {address}", lambda: _receive(talk, context))
-        talk.tell_registered(said_in_english(news(lambda: _address_to_change(talk, context, address))))
+        talk.tell_registered(news(lambda: _address_to_change(talk, context, address)))
         return
     _move(talk, game, context.seat or "MASTER", address)
     talk.copy_to(address)
@@ -175,8 +174,7 @@ def _move(talk: Conversation, game: Game, who: str, address: str) -> None:
         player = host.seats(talk.session, game)[who]
         previous, player.address = player.address, address
     if previous and previous != address:
-        changed = said_in_english(news(lambda: _address_changed(talk, seat, address)))
-        talk.notices.setdefault(previous, []).append(changed)
+        talk.tell_of_change(previous, news(lambda: _address_changed(talk, seat, address)), game)
 
 
 # What is said of a seat's registration, one whole sentence each for the game master and for a seat.

@@ -19,8 +19,8 @@ characters in all its copies.
 
 Theory of operation: as Mailman's chain of rules, a PRESS line goes through small rules in order
 (`RULES`), each of which may refuse it (the first refusal is its answer) or work out more of where
-it goes; then each delivery (`DELIVERIES`) sends its share of the copies; then each clause of the
-answer (`ANSWER`) says its part of what became of them.
+it goes; then each delivery (`DELIVERIES`) sends its share of the copies; then the answer (`ANSWER`)
+says what became of them: one whole sentence for who got it, and one clause for each copy not sent.
 """
 
 from __future__ import annotations
@@ -39,6 +39,7 @@ from judge.language import gettext as _
 from judge.language import ngettext
 from judge.service.hosting import host
 from judge.service.hosting.kinds import GameKind
+from judge.service.incoming.handlers.answers import clauses
 from judge.service.incoming.handlers.conversation import Conversation
 from judge.service.incoming.handlers.holding import Why
 from judge.service.options import rules_of
@@ -131,7 +132,7 @@ def press(talk: Conversation, text: str, command: cmd.Press) -> None:
     for deliver in DELIVERIES:
         deliver(sending)
     talk.echo(text, "error" if sending.held or not sending.sent else "ok",
-              "".join(clause(sending) for clause in ANSWER))  # each clause one message: see `ANSWER`
+              clauses([said for clause in ANSWER if (said := clause(sending))]))
 
 
 # -- the rules, in order: each refuses the press (why) or lets it go on (None) ----------------------
@@ -326,50 +327,58 @@ DELIVERIES: tuple[Callable[[Press], None], ...] = (_to_readers, _grey_kept, _to_
 """PRESS's deliveries, in order."""
 
 
-# -- the answer, clause by clause ------------------------------------------------------------------
+# -- the answer: one whole sentence per case, then a clause for each copy not sent ------------------
 
 
 def _sent_to(press: Press) -> str:
-    """Who it was sent to."""
-    if not press.sent:
-        return _("grey press sent to nobody") if press.grey else _("press sent to nobody")
-    readers = ", ".join(_shown(who) for who in press.sent)
-    return (_("grey press sent to {readers}", readers=readers) if press.grey
-            else _("press sent to {readers}", readers=readers))
-
-
-def _observers(press: Press) -> str:
-    """How many observers it was copied to."""
-    return ngettext(" and {count} observer", " and {count} observers", press.observed) if press.observed else ""
-
-
-def _master_told(press: Press) -> str:
-    """That the game master knows who sent grey press."""
-    return _(" (the game master is told who sent it)") if press.master_copied else ""
-
-
-def _signed(press: Press) -> str:
-    """That press to the game master alone is signed, though it asked to be grey."""
-    return (_(" (signed: press to the game master always is)") if press.command.grey and press.to == ("MASTER",)
-            else "")
+    """Who it was sent to, in its colour, with how many observers got it and whether the game master is
+    told who sent grey press or got it signed: one whole sentence for each case."""
+    readers, count = ", ".join(_shown(who) for who in press.sent), press.observed
+    if not press.grey:
+        if press.command.grey and press.to == ("MASTER",) and press.sent:
+            return _("press sent to {readers} (signed: press to the game master always is)", readers=readers)
+        if press.sent and count:
+            return ngettext("press sent to {readers} and {count} observer",
+                            "press sent to {readers} and {count} observers", count, readers=readers)
+        if count:
+            return ngettext("press sent to {count} observer", "press sent to {count} observers", count)
+        return _("press sent to {readers}", readers=readers) if press.sent else _("press sent to nobody")
+    if press.master_copied:
+        if press.sent and count:
+            return ngettext("grey press sent to {readers} and {count} observer (the game master is told who sent it)",
+                            "grey press sent to {readers} and {count} observers (the game master is told who sent "
+                            "it)", count, readers=readers)
+        if count:
+            return ngettext("grey press sent to {count} observer (the game master is told who sent it)",
+                            "grey press sent to {count} observers (the game master is told who sent it)", count)
+        return (_("grey press sent to {readers} (the game master is told who sent it)", readers=readers)
+                if press.sent else _("grey press sent to nobody (the game master is told who sent it)"))
+    if press.sent and count:
+        return ngettext("grey press sent to {readers} and {count} observer",
+                        "grey press sent to {readers} and {count} observers", count, readers=readers)
+    if count:
+        return ngettext("grey press sent to {count} observer", "grey press sent to {count} observers", count)
+    return _("grey press sent to {readers}", readers=readers) if press.sent else _("grey press sent to nobody")
 
 
 def _skipped(press: Press) -> str:
     """The seats named that nobody plays."""
-    return _(" (not to {seats}: no player)", seats=", ".join(press.skipped)) if press.skipped else ""
+    return ngettext("not sent to {seats}: nobody plays it", "not sent to {seats}: nobody plays them",
+                    len(press.skipped), seats=", ".join(press.skipped)) if press.skipped else ""
 
 
 def _held(press: Press) -> str:
     """The copies over the mail's budget of mails."""
     if not press.held:
         return ""
-    return ngettext("; not sent to {readers}: one mail may cause at most {count} mail",
-                    "; not sent to {readers}: one mail may cause at most {count} mails",
+    return ngettext("not sent to {readers}: one mail may cause at most {count} mail",
+                    "not sent to {readers}: one mail may cause at most {count} mails",
                     press.talk.settings.max_mails_per_mail, readers=", ".join(_shown(who) for who in press.held))
 
 
-ANSWER: tuple[Callable[[Press], str], ...] = (_sent_to, _observers, _master_told, _signed, _skipped, _held)
-"""The clauses of PRESS's answer, in order."""
+ANSWER: tuple[Callable[[Press], str], ...] = (_sent_to, _skipped, _held)
+"""PRESS's answer: who got it (one whole sentence per case), then each clause that applies, joined as the
+language joins clauses (`clauses`)."""
 
 
 # -- what the rules ask ------------------------------------------------------------------------------

@@ -209,11 +209,11 @@ def record_failure(session: Session, settings: Settings, refusal: Refusal, sourc
         seat = refusal.who.title() if refusal.who == "MASTER" else kind_of(session, game).seat_title(refusal.who)
         sources = sorted({f"{key} (From: {sender})" for key, sender in rows})
         with writing_to(session, settings, address, game):
-            what = _("JOINs with a wrong key") if refusal.who == KEY else _("sign-ons as {seat}", seat=seat)
             subject = (_("{game}: failed JOINs with a wrong key", game=game.name) if refusal.who == KEY
                        else _("{game}: failed sign-ons as {seat}", game=game.name, seat=seat))
             queue(session, settings, to=address, subject=subject, kind="notice", now=now, game_id=game.id,
-                  body=render("signon_failures", game=game, what=what, count=count, sources=sources))
+                  body=render("signon_failures", game=game, key=refusal.who == KEY, seat=seat, count=count,
+                             sources=sources))
 
 
 def takeover(talk: Conversation, text: str, command: cmd.Takeover) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from judge.language import gettext as _
-from judge.language import reading
+from judge.language import ngettext, reading
 from judge.service import mailbox
 from judge.service.hosting import host
 from judge.service.hosting.turn import Said, said, said_in_english
@@ -33,7 +33,7 @@ class Telling(Reading):
     master_told: set[int]
     proven: bool
     copies: dict[str, set[int]]
-    notices: dict[str, list[str]]
+    notices: dict[str, tuple[Game | None, list[Said]]]
     settings_told: dict[tuple[int, str], str]
 
     def send(self, *, to: str, subject: str, body: str, kind: str, game_id: int | None = None) -> bool:
@@ -115,9 +115,12 @@ class Telling(Reading):
         size, budget = self.round_size(game), self.settings.max_mails_per_mail
         if self.mails_sent + size <= budget:
             return None
-        return (f"not done: this mail has already caused {self.mails_sent} mails, and telling {game.name}'s players "
-                f"and observers would be {size} more, over the judge's limit of {budget} a mail: send it in a mail "
-                "of its own")
+        return ngettext("not done: telling the players and observers of {game} would take {count} more mail, and "
+                        "this mail has already caused {sent}, over the judge's limit of {budget} mails a mail: send it "
+                        "in a mail of its own",
+                        "not done: telling the players and observers of {game} would take {count} more mails, and "
+                        "this mail has already caused {sent}, over the judge's limit of {budget} mails a mail: send it "
+                        "in a mail of its own", size, game=game.name, sent=self.mails_sent, budget=budget)
 
     def foldable(self, game: Game) -> int:
         """The mails of ``game``'s announcement round that `take_news` would save: all of its round
@@ -127,11 +130,11 @@ class Telling(Reading):
         if (not news or game.id in self.also_told or game.id in self.worded_apart
                 or len(self.public.get(game.id, [])) != len(news)):
             return 0
-        if not all(isinstance(line, str) for line in news) and self._one_language(game) is None:
+        if not all(isinstance(line, str) for line in news) and self.one_language(game) is None:
             return 0  # written per reader, in languages the results' one text cannot all be in
         return self.rounds.get(game.id, 0)
 
-    def _one_language(self, game: Game) -> str | None:
+    def one_language(self, game: Game) -> str | None:
         """The language every reader of ``game``'s announcements reads, if they all read one."""
         readers = {p.address for p in host.seats(self.session, game).values() if host.is_played(p) and p.address}
         readers |= {game.gm_address, *host.observers(self.session, game)}
@@ -151,7 +154,7 @@ class Telling(Reading):
         news = self.announcements.pop(game.id)
         if all(isinstance(line, str) for line in news):
             return [said(line) for line in news]
-        with reading(self._one_language(game) or ""):
+        with reading(self.one_language(game) or ""):
             return [said(line) for line in news]
 
     def announce_now(self, game: Game) -> None:
@@ -199,11 +202,24 @@ class Telling(Reading):
         mail (another power's offers are not that address's to read)."""
         self.copies.setdefault(address, set()).add(self.part)
 
-    def tell_registered(self, change: str) -> None:
+    def tell_registered(self, change: Said) -> None:
         """Note a change of the signed-on seat's registration for the address it had at sign-on,
         which is told of all of them in one notice."""
         if self.context.registered:
-            self.notices.setdefault(self.context.registered, []).append(change)
+            self.tell_of_change(self.context.registered, change, self.context.game)
+
+    def tell_of_change(self, address: str, change: Said, game: Game | None) -> None:
+        """Note a change of a registration for ``address`` (a reader of ``game``), told of all of them in
+        one notice (`notify`), written in its language: ``change`` a function that writes it there."""
+        self.notices.setdefault(address, (game, []))[1].append(change)
+
+    def notify(self) -> None:
+        """Queue the notices of changed registrations, each written in its reader's language."""
+        for address, (game, changes) in sorted(self.notices.items()):
+            with writing_to(self.session, self.settings, address, game):
+                queue(self.session, self.settings, to=address, subject=_("Your registration with the judge changed"),
+                      kind="notice", now=self.now, body=render("changed", changes=[said(c) for c in changes],
+                                                                mail=self.mail, now=self.now, settings=self.settings))
 
 
 def _without(lines: list[Said], moot: set[str], at: int | None) -> int | None:
