@@ -185,13 +185,23 @@ def worded(stored: object) -> str:
     """A kept text in the reader's language: a stored wording (`later`) worded now, its values that
     are stored wordings worded first; a plain string as it is; nothing (None) as an empty text.  A
     wording whose places do not match its values (a damaged or hand-made record) is its translation
-    with its places left unfilled, never an error."""
-    if stored is None:
+    with its places left unfilled, and one nested deeper than `NESTED` wordings is cut there: never an
+    error."""
+    return _worded(stored, NESTED)
+
+
+NESTED = 8
+"""How deep stored wordings may nest in one another (a value's value's...) before `worded` stops: the
+judge nests two; an imported record may hold anything."""
+
+
+def _worded(stored: object, depth: int) -> str:
+    if stored is None or depth < 0:
         return ""
     if not isinstance(stored, dict) or not isinstance(stored.get("message"), str):
         return str(stored)
     kept = stored.get("values")
-    values = {str(name): worded(value) if isinstance(value, dict) else value
+    values = {str(name): _worded(value, depth - 1) if isinstance(value, dict) else value
               for name, value in (kept.items() if isinstance(kept, dict) else ())}
     language = translations(_reader.get())
     plural, count = stored.get("plural"), stored.get("count")

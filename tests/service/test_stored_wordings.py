@@ -134,3 +134,8 @@ def test_a_stored_wording_is_worded_in_the_language_it_is_read_in_with_its_value
         damaged = later("{seat} taken over by a new player", who="France")  # a hand-made record's: no error
         assert worded(damaged) == "{seat} : place reprise par un nouveau joueur"
     assert worded(None) == "" and result_of(Game(name="g2", settings={})) is None
+    deep: object = "the bottom"
+    for _level in range(10_000):  # a hostile record's nesting is cut, not a RecursionError
+        deep = {"message": "{event}", "values": {"event": deep}}
+    assert worded(deep) == ""
+    assert worded({"message": 5, "values": {}}) == "{'message': 5, 'values': {}}"  # not a wording: as it is
