@@ -25,6 +25,12 @@ places where the language puts them; a count is `ngettext`'s, which chooses the 
 language's own rule (CLDR's, written in each catalogue's header).  English is the language the
 messages are written in: it has no catalogue, and a message missing from another language's is
 written in English.
+
+A text kept to be read later (a game's story and result, in its settings) is decided when it
+happens but read by many readers afterwards, each in their own language: it is kept as a *stored
+wording* (`later`, `nlater`: the message and its values, JSON as the game's settings are; a value
+may be a stored wording itself), and worded only when it is read (`worded`), in the reader's
+language then.  A plain string (everything kept before, an imported game's) is worded as it is.
 """
 
 from __future__ import annotations
@@ -35,6 +41,7 @@ from contextvars import ContextVar
 from functools import cache
 from gettext import NullTranslations
 from importlib.resources import as_file, files
+from typing import NotRequired, TypeAlias, TypedDict
 
 from babel import Locale, UnknownLocaleError
 from babel.support import Translations
@@ -150,3 +157,51 @@ def pgettext(context: str, message: str, /, **values: object) -> str:
     is ``nessuna``), its named places filled with ``values``."""
     said = translations(_reader.get()).pgettext(context, message)
     return said.format(**values) if values else said
+# -- stored wordings: texts kept to be read later, worded in each reader's language -----------------
+class Wording(TypedDict):
+    """A text kept to be read later (`later`, `nlater`), as JSON: its English ``message`` (the
+    singular, with ``plural`` and the ``count`` that chooses between them where it has a plural)
+    and its named places' ``values``, each a text, a number or a stored wording itself."""
+    message: str
+    values: dict[str, Stored | int]
+    plural: NotRequired[str]
+    count: NotRequired[int]
+Stored: TypeAlias = "str | Wording"
+"""A kept text: a stored wording, or a plain string (kept before wordings were, or imported), worded as it is."""
+def later(message: str, /, **values: Stored | int) -> Wording:
+    """``message`` with its named places' ``values``, kept to be worded when it is read (`worded`),
+    in the language of its reader then: ``later("{seat} taken over by a new player", seat=title)``.
+    Marked as ``_`` is (``tools/catalogues.py`` extracts it)."""
+    return {"message": message, "values": dict(values)}
+def nlater(singular: str, plural: str, count: int, /, **values: Stored | int) -> Wording:
+    """As `later`, for a count: worded as `ngettext` words it (``{count}`` and the other places filled)."""
+    return {"message": singular, "plural": plural, "count": count, "values": dict(values)}
+def worded(stored: object) -> str:
+    """A kept text in the reader's language: a stored wording (`later`) worded now, its values that
+    are stored wordings worded first; a plain string as it is; nothing (None) as an empty text.  A
+    wording whose places do not match its values (a damaged or hand-made record) is its translation
+    with its places left unfilled, and one nested deeper than `NESTED` wordings is cut there: never an
+    error."""
+    return _worded(stored, NESTED)
+NESTED = 8
+"""How deep stored wordings may nest in one another (a value's value's...) before `worded` stops: the
+judge nests two; an imported record may hold anything."""
+def _worded(stored: object, depth: int) -> str:
+    if stored is None or depth < 0:
+        return ""
+    if not isinstance(stored, dict) or not isinstance(stored.get("message"), str):
+        return str(stored)
+    kept = stored.get("values")
+    values = {str(name): _worded(value, depth - 1) if isinstance(value, dict) else value
+              for name, value in (kept.items() if isinstance(kept, dict) else ())}
+    language = translations(_reader.get())
+    plural, count = stored.get("plural"), stored.get("count")
+    if isinstance(plural, str) and isinstance(count, int):
+        said = language.ngettext(stored["message"], plural, count)
+        values["count"] = count
+    else:
+        said = language.gettext(stored["message"])
+    try:
+        return said.format(**values) if values else said
+    except (KeyError, IndexError, ValueError):
+        return said

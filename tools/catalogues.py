@@ -31,9 +31,10 @@ from babel.messages.pofile import read_po, write_po
 ROOT = Path(__file__).resolve().parent.parent
 COMPLETE = ("fr", "it")
 """The languages whose catalogues must be whole: every message translated, none fuzzy (CI checks it)."""
-KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2)}
-"""The functions that mark a message (`judge.language`): ``_`` its first argument, ``ngettext`` its first two
-(the singular and the plural), ``pgettext`` its second in the context its first names; a template's
+KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2), "later": None, "nlater": (1, 2)}
+"""The functions that mark a message (`judge.language`): ``_`` and ``later`` (a text kept to be worded when read)
+their first argument, ``ngettext`` and ``nlater`` their first two (the singular and the plural), ``pgettext`` its
+second in the context its first names; a template's
 ``{% trans %}`` block is a ``gettext`` (or an ``ngettext``)."""
 TEMPLATES = {"extensions": "jinja2.ext.i18n", "trimmed": "true", "trim_blocks": "true", "lstrip_blocks": "true"}
 """How Jinja2 reads the templates, as the judge's environments do (`judge.service.templates`)."""

@@ -22,6 +22,7 @@ from datetime import datetime
 from typing import Any
 
 from judge.language import gettext as _
+from judge.language import worded
 from judge.service.states import RUNNING, GameState
 from judge.wording import power_title
 
@@ -48,9 +49,11 @@ class GameFacts:
     the kind lists them; ``phase_title`` the phase in words; ``blind`` hides all but the name,
     phase and state while the game runs (Payola's BLIND option: an unreadable set of options
     counts as blind, a doubt hides the board); ``listed`` is false when the game master hid the
-    game from the lists; ``result`` how the game ended.  ``required`` and ``waiting`` are what a
-    kind that shows who has acted tells of it (Payola: the powers that must act in the current
-    phase, and those of them that have not yet); a kind that keeps that secret leaves them empty.
+    game from the lists; ``result`` how the game ended, in the reader's language (a stored wording
+    a kind passes as the game's settings keep it, `judge.language.later`, is worded as the facts
+    are made).  ``required`` and ``waiting`` are what a kind that shows who has acted tells of it
+    (Payola: the powers that must act in the current phase, and those of them that have not yet);
+    a kind that keeps that secret leaves them empty.
     ``options`` are those its game master set at CREATE; ``defaults``, those its kind gave it because
     the game master set none of the sort (Machiavelli's grey press), shown as defaults; ``drawn``,
     the seats that shared its draw."""
@@ -73,6 +76,11 @@ class GameFacts:
     revealed: bool = False
     drawn: tuple[str, ...] = ()
     defaults: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        kept: object = self.result
+        if kept is not None and not isinstance(kept, str):  # as the game's settings keep it: worded now
+            object.__setattr__(self, "result", worded(kept))
 
     @property
     def finished(self) -> bool:

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import select
 
+from judge.service.hosting.host import story
 from judge.store.models import Game, Outbox
 from tests.games.pirates.by_mail import FOUR, address, pirates_game
 from tests.support.auction import auction_judge, bid, master, send, start_auction, to
@@ -72,7 +73,7 @@ def test_an_early_process_is_said_in_every_results_mail_and_kept_for_summary(jud
         results = next(m for m in to(mails, reader) if m.subject == "g1 L1 results")
         assert EARLY in results.body
     assert ("L1: processed early by the game master's PROCESS, 2026-01-05 12:00 UTC (deadline was 2026-01-06 "
-            "12:00 UTC)") in game_row(judge).settings["events"]
+            "12:00 UTC)") in story(game_row(judge))
 
 
 def test_a_process_after_the_deadline_is_not_called_early(judge: Judge) -> None:
@@ -82,7 +83,7 @@ def test_a_process_after_the_deadline_is_not_called_early(judge: Judge) -> None:
     master(judge, "PROCESS")
     results = next(m for m in to(judge.new_mail(), ALICE) if m.subject == "g1 L1 results")
     assert "early" not in results.body
-    assert not [event for event in game_row(judge).settings.get("events", []) if "early" in event]
+    assert not [event for event in story(game_row(judge)) if "early" in event]
 
 
 def test_an_early_process_of_a_pirates_proposal_phase_is_said_to_everyone(tmp_path: Path) -> None:
@@ -129,7 +130,7 @@ def test_the_rollforward_is_told_in_its_results_one_mail_per_reader(judge: Judge
                               "processed again now")
     assert said < results.body.index("Game g1, lot 1:")  # why, before what came of it
     assert "L1: the game master's ROLLFORWARD, 2026-01-05 12:00 UTC: L1 processed again as it was rolled " \
-        "back" in game_row(judge).settings["events"]
+        "back" in story(game_row(judge))
 
 
 def test_what_the_master_announced_before_a_process_is_told_in_its_results_one_mail_per_reader(judge: Judge) -> None:
@@ -181,7 +182,7 @@ def test_second_results_after_a_rollback_say_they_replace_the_first(judge: Judge
                       if m.subject == "g1 L1 results again, after a rollback")
         assert AGAIN in second.body
     assert "L1: the game master's ROLLBACK, 2026-01-05 12:00 UTC: back from L2 to L1" in \
-        game_row(judge).settings["events"]
+        story(game_row(judge))
 
 
 def test_a_rolled_back_phase_processed_again_by_process_ends_the_rollbacks_pause(judge: Judge) -> None:

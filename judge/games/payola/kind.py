@@ -61,6 +61,7 @@ from judge.games.payola.submissions import (
     store_sheet,
 )
 from judge.language import gettext as _
+from judge.language import worded
 from judge.payola.options import OptionError, parse_options
 from judge.payola.treasury import forfeit
 from judge.wording import power_title
@@ -374,7 +375,8 @@ class PayolaCommands(Commands):
             seated = sorted(api.who_played(talk.session, game, talk.reader_of(game)),
                             key=lambda seat: powers.index(seat[0]))
         body = render("payola/summary", game=game, years=years, hidden=hidden, powers=powers,
-                      events=game.settings.get("events", []), result=game.settings.get("result"), seated=seated)
+                      events=[worded(event) for event in game.settings.get("events", [])],
+                      result=worded(game.settings.get("result")) or None, seated=seated)
         talk.answer_long(text, f"{game.name}-summary.txt", body, "the summary", game=game)
 
     def info(self, game: Game) -> list[str]:

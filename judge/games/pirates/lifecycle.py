@@ -86,8 +86,8 @@ from judge.games.pirates.core.views import (
 from judge.games.pirates.core.views import (
     publication as publication_of,
 )
+from judge.language import Stored, later, ngettext
 from judge.language import gettext as _
-from judge.language import ngettext
 
 log = logging.getLogger("judge")
 
@@ -272,7 +272,8 @@ def process_phase(session: Session, game: Game, settings: Settings, now: datetim
         log_on_commit(session, log, "game %s %s processed (%s); the match has ended", game.name, row.name,
                       closing.cause)
         _mail_chart(session, game, settings, closed, row.name, now, preface=preface)
-        return PhaseChange(row.name, None, result=result_of(closed, "its five rounds and the final phase are over"))
+        return PhaseChange(row.name, None, result=result_of(closed, later("its five rounds and the final phase are "
+                                                                            "over")))
     opened = open_phase(closed, api.phase_seed(game, following.name))
     _open_row(session, game, opened, now)
     log_on_commit(session, log, "game %s %s processed (%s); next %s", game.name, row.name, closing.cause,
@@ -415,14 +416,17 @@ def results_mails(session: Session, game: Game) -> int:
 # -- the end ------------------------------------------------------------------------------------------
 
 
-def result_of(match: Match, reason: str) -> str:
-    """How the match ended, in words: its Tokens of Life and Elimination Candidates once it reached
-    its end, else ``reason`` (the game master ended it)."""
+def result_of(match: Match, reason: Stored) -> Stored:
+    """How the match ended, in words kept to be worded in each reader's language (`judge.language.later`):
+    its Tokens of Life and Elimination Candidates once it reached its end, else ``reason``."""
     if match.phase is None or match.phase.stage is not Stage.FINAL:
         return reason
     end = end_view(match)
-    return (f"Tokens of Life: {', '.join(end.tokens) or 'none'}; Elimination Candidate: "
-            f"{', '.join(end.elimination_candidates)}")
+    candidates = ", ".join(end.elimination_candidates)
+    if not end.tokens:
+        return later("Tokens of Life: none; Elimination Candidate: {candidates}", candidates=candidates)
+    return later("Tokens of Life: {tokens}; Elimination Candidate: {candidates}", tokens=", ".join(end.tokens),
+                 candidates=candidates)
 
 
 def publication(session: Session, game: Game) -> Publication:

@@ -24,6 +24,10 @@ results, each seat's scores as the hall of fame shows them (`judge.service.hosti
 out from the game as it is kept, so a game imported from a record of version 1, which had none,
 is scored too), and the end publication as an observer reads it; no address, no mail.
 
+The game's result and story are kept as stored wordings (`judge.language.later`), worded in each
+reader's language: a record writes the result as a text in the judge's default language (``game.result``)
+and keeps the stored wordings themselves in the game's settings, which an import gives back as they were.
+
 Every record says its format's version (`SCHEMA_VERSION`) and the judge's.  A record holds no
 time of its export: exporting a game twice, or exporting it again after an import, gives the same
 document (ids are the record's own: mail is numbered in its order, and each deadline run says how
@@ -42,6 +46,7 @@ from sqlalchemy.orm import Session
 
 from judge import __version__
 from judge.language import gettext as _
+from judge.language import reading
 from judge.service.config import Settings
 from judge.service.hosting import host
 from judge.service.hosting.kinds import kind_of
@@ -116,7 +121,8 @@ def export(session: Session, settings: Settings, name: str, *, public: bool = Fa
     """The record of the game ``name``: whole, or ``public`` (a finished game only)."""
     game = find(session, name)
     if public:
-        return public_record(session, game)
+        with reading(settings.language_default):  # its texts (the result, the publication) in the judge's language
+            return public_record(session, game)
     return whole_record(session, settings, game)
 
 
@@ -154,13 +160,15 @@ def whole_record(session: Session, settings: Settings, game: Game) -> dict[str, 
         ConfirmedAddress.address).where(ConfirmedAddress.address.in_(addresses | {mail.envelope_from or ""
                                                                                   for mail in mails}),
                                         ConfirmedAddress.confirmed_at <= first)))
+    with reading(settings.language_default):  # the result's text; its stored wording stays in the settings
+        result = host.result_of(game)
     return head(game, "whole") | {
         "judge": {"domain": settings.domain, "mta_hostname": settings.mta_hostname,
                   "mta_authenticates": settings.mta_authenticates},
         "game": {
             "name": game.name, "kind": game.kind, "variant": game.variant, "options": list(game.options),
             "state": game.state, "phase": game.phase, "deadline": iso(game.deadline), "winner": game.winner,
-            "result": game.settings.get("result"), "created_at": iso(game.created_at), "seed": game.seed,
+            "result": result, "created_at": iso(game.created_at), "seed": game.seed,
             "master": game.gm_address, "settings": settings_of(session, game),
         },
         "seats": [{"seat": p.seat, "requested": p.requested, "address": p.address, "dummy": p.dummy,
@@ -262,7 +270,7 @@ def public_record(session: Session, game: Game) -> dict[str, Any]:
     return head(game, "public") | {
         "game": {"name": game.name, "kind": game.kind, "variant": game.variant, "options": list(facts.options),
                  "defaults": list(facts.defaults), "state": game.state, "winner": game.winner,
-                 "result": game.settings.get("result"), "drawn": list(facts.drawn),
+                 "result": host.result_of(game), "drawn": list(facts.drawn),
                  "started": iso(processed[0].opened_at) if processed else None,
                  "ended": iso(processed[-1].processed_at) if processed else None},
         "seats": [{"seat": seat.name, "title": kind.seat_title(seat.name), "played_by": seat.played_by}
@@ -300,7 +308,7 @@ def publication_text(session: Session, game: Game) -> str:
     kind = kind_of(session, game)
     order = {seat: at for at, seat in enumerate(kind.seat_order(session, game))}
     who = sorted(host.who_played(session, game, "anyone"), key=lambda held: order.get(held[0], len(order)))
-    result = game.settings.get("result") or _("the game has ended")
+    result = host.result_of(game) or _("the game has ended")
     return render("end", game=game, headline=_("has ended: {result}", result=result),
                   preface=None, publication=kind.publication(session, game),
                   grey=grey_press(session, game, kind.seat_title),

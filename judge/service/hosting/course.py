@@ -38,6 +38,7 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from judge.language import Stored, later, worded
 from judge.language import gettext as _
 from judge.service.config import Settings
 from judge.service.hosting import host, ratings, records, silent_seats
@@ -131,7 +132,7 @@ def close(session: Session, game: Game, settings: Settings, now: datetime, *, ca
     with silent_seats.closing(session, game, settings, now):  # each seat's record of the phase; silent seats
         change = kind_of(session, game).process(session, game, settings, now, closing)
         if change.next_phase is None:
-            end(session, game, settings, now, change.result or "the game has ended", change.winner,
+            end(session, game, settings, now, change.result or later("the game has ended"), change.winner,
                 preface=closing.preface, closed=True, drawn=change.drawn)
     if change.next_phase is None:
         ratings.catch_up(session)  # once the closing has written its phase's lines in the records
@@ -142,12 +143,13 @@ def close(session: Session, game: Game, settings: Settings, now: datetime, *, ca
     return change
 
 
-def end(session: Session, game: Game, settings: Settings, now: datetime, result: str, winner: str | None = None,
+def end(session: Session, game: Game, settings: Settings, now: datetime, result: Stored, winner: str | None = None,
         *, preface: str | None = None, closed: bool = False, drawn: Sequence[str] = (),
         deserted: bool = False) -> Publication | None:
     """The game is over (its last phase closed: ``closed``; a vote of its players, TERMINATE; or
     nobody playing it: ``deserted``, ruling H1): its result, its winner and who shared its draw
-    (``drawn``, kept in its settings for its record and the hall of fame) kept, its story told, its
+    (``drawn``, kept in its settings for its record and the hall of fame) kept (``result``: a stored wording,
+    `judge.language.later`, worded in each reader's language; a plain string is shown as it is), its story told, its
     players' records told it finished if it counts (`records.finished`; a deserted game counts on
     nobody's record), and everything its rules kept secret published to everyone who played, its
     master and its observers (`publish`), once it has started, and its players rated
@@ -168,14 +170,14 @@ def end(session: Session, game: Game, settings: Settings, now: datetime, result:
     kind = kind_of(session, game)
     publication = kind.publication(session, game)
     publish(session, game, settings, now, subject=lambda: _("{game} has ended", game=game.name),
-            headline=lambda: _("has ended: {result}", result=result),
+            headline=lambda: _("has ended: {result}", result=worded(result)),
             publication=lambda: kind.publication(session, game), preface=preface)
     if not closed:  # a closing rates the game once its phase's lines are written (`close`)
         ratings.catch_up(session)
     return publication
 
 
-def terminate(session: Session, game: Game, settings: Settings, now: datetime, reason: str) -> Publication | None:
+def terminate(session: Session, game: Game, settings: Settings, now: datetime, reason: Stored) -> Publication | None:
     """TERMINATE: the kind closes what is open (`Phases.terminated`), then the game ends, nobody
     winning; what its end published (None: it had not started)."""
     if game.state == GameState.FINISHED:

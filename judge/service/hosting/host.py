@@ -32,6 +32,7 @@ from typing import Any, cast
 from sqlalchemy import Connection, Table, bindparam, delete, event, func, insert, select
 from sqlalchemy.orm import Session, SessionTransaction, object_session
 
+from judge.language import Stored, later, worded
 from judge.language import gettext as _
 from judge.service.config import Settings
 from judge.service.hosting import records, silence
@@ -192,9 +193,25 @@ def stop_observing(session: Session, game: Game, address: str) -> bool:
     return bool(watching)
 
 
-def record(game: Game, what: str) -> None:
-    """Keep an event of the game's story for SUMMARY (replacements, resignations, the result)."""
-    game.settings = {**game.settings, "events": [*game.settings.get("events", []), f"{game.phase or '-'}: {what}"]}
+def record(game: Game, what: Stored) -> None:
+    """Keep an event of the game's story for SUMMARY (replacements, resignations, the result), with the
+    phase it happened in: ``what`` a stored wording (`judge.language.later`), worded in each reader's
+    language when it is read (`story`); a plain string is kept and shown as it is."""
+    event = later("{phase}: {event}", phase=game.phase or "-", event=what)
+    game.settings = {**game.settings, "events": [*game.settings.get("events", []), event]}
+
+
+def story(game: Game) -> list[str]:
+    """The game's story (`record`) in the reader's language, its oldest event first; an event kept
+    as a plain string before events were stored wordings is shown as it was written."""
+    return [worded(event) for event in game.settings.get("events", [])]
+
+
+def result_of(game: Game) -> str | None:
+    """How the game ended (``settings["result"]``: `judge.service.hosting.course.end`) in the
+    reader's language; None while it runs."""
+    kept = game.settings.get("result")
+    return None if kept is None else worded(kept)
 
 
 def command_name(seat: str) -> str:
@@ -306,8 +323,8 @@ def answer_summary(turn: Turn, text: str, game: Game, template: str, what: str, 
     (``what`` it is, the ``label`` of its phase), its events and result, and once it has ended who
     played which seat (`who_played`); ``more`` for the template.  Its moments in the reader's zone."""
     seated = who_played(turn.session, game, turn.reader_of(game)) if game.state == GameState.FINISHED else []
-    body = render(template, game=game, what=what, label=label, events=game.settings.get("events", []),
-                  result=game.settings.get("result"), seated=seated, **more)
+    body = render(template, game=game, what=what, label=label, events=story(game), result=result_of(game),
+                  seated=seated, **more)
     turn.answer_long(text, f"{game.name}-summary.txt", body, "the summary", game=game)
 
 
@@ -329,7 +346,7 @@ def answer_list(game: Game, what: str, label: str | None, seated: Iterable[tuple
     lines += public
     lines += [f"{seat}: {seat_state(game, seat, player)}" for seat, player in seated]
     if game.state == GameState.FINISHED:
-        lines.append(_("result: {result}", result=game.settings.get("result", "")))
+        lines.append(_("result: {result}", result=result_of(game) or ""))
     return lines
 
 
@@ -554,7 +571,7 @@ def game_facts(game: Game, variant: str, joined: Sequence[Player], seated: Itera
     options = tuple(game.options or ())
     return GameFacts(name=game.name, variant=variant, options=tuple(o for o in options if o not in defaults),
                      state=game.state, phase=game.phase, deadline=game.deadline, winner=game.winner,
-                     result=game.settings.get("result"), listed=rules_of(game).listed, joined=len(joined),
+                     result=result_of(game), listed=rules_of(game).listed, joined=len(joined),
                      seats=tuple(seated), phase_title=label, drawn=tuple(game.settings.get("drawn", ())),
                      defaults=tuple(o for o in options if o in defaults))
 

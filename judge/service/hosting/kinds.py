@@ -45,7 +45,7 @@ from sqlalchemy.orm import Session
 
 from judge.commands.parse import Command as Line
 from judge.commands.parse import History, press_to_seats
-from judge.language import add_catalogue
+from judge.language import Stored, add_catalogue
 from judge.language import gettext as _
 from judge.service.config import Settings
 from judge.service.dispatch import Dispatcher, Entry
@@ -65,13 +65,14 @@ if TYPE_CHECKING:
 class PhaseChange:
     """What closing a phase did (`Phases.process`): the phase closed, the one opened (None: the game
     is over), and once it is over who won, if anyone did, who shared a draw (``drawn``: Machiavelli's
-    surviving countries, M64), and the result in words.  The host moves the game's state from it
-    (`judge.service.hosting.course`)."""
+    surviving countries, M64), and the result in words: a stored wording (`judge.language.later`), worded
+    in each reader's language when read, or a plain string, shown as it is.  The host moves the game's
+    state from it (`judge.service.hosting.course`)."""
 
     phase: str
     next_phase: str | None
     winner: str | None = None
-    result: str | None = None
+    result: Stored | None = None
     drawn: tuple[str, ...] = ()
 
 

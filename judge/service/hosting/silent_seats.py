@@ -47,8 +47,8 @@ from datetime import datetime, timedelta
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from judge.language import Wording, later, ngettext, nlater
 from judge.language import gettext as _
-from judge.language import ngettext
 from judge.service.config import Settings
 from judge.service.hosting import host, records, silence
 from judge.service.hosting.deadlines import move_to, rule_for
@@ -134,9 +134,9 @@ class Deserted:
     phase: str
 
     @property
-    def result(self) -> str:
-        return (f"deserted (nobody has played in it since the deadline of {self.after}, and nobody took a seat over "
-                f"in {self.phase})")
+    def result(self) -> Wording:
+        return later("deserted (nobody has played in it since the deadline of {after}, and nobody took a seat over "
+                     "in {phase})", after=self.after, phase=self.phase)
 
     @property
     def note(self) -> str:
@@ -160,7 +160,7 @@ def deserted(session: Session, game: Game) -> Deserted | None:
     return Deserted(str(mark["after"]), str(game.phase))
 
 
-def desertion(session: Session, game: Game, closed: str) -> str | None:
+def desertion(session: Session, game: Game, closed: str) -> Wording | None:
     """Once the phase ``closed`` has closed and the next is open (its silent seats abandoned): if
     no seat has a player, mark the new phase as the one a newcomer has to come in (`deserted`),
     or, where no seat can ever have a player again (`judge.service.hosting.kinds.Lobby.no_new_player`:
@@ -172,7 +172,7 @@ def desertion(session: Session, game: Game, closed: str) -> str | None:
         return None
     kind = kind_of(session, game)
     if all(kind.no_new_player(session, game, seat) is not None for seat in host.seats(session, game)):
-        return "deserted (nobody plays in it, and no seat can be taken over again)"
+        return later("deserted (nobody plays in it, and no seat can be taken over again)")
     game.settings = {**game.settings, UNPLAYED: {"after": closed, "phase": game.phase}}
     return None
 
@@ -255,7 +255,7 @@ def extend(session: Session, game: Game, settings: Settings, now: datetime) -> s
 
     if set(late) <= set(kind.facts(session, game).waiting):  # the kind shows who has acted: no secret
         tell_everyone(session, settings, game, now, [named])
-        host.record(game, f"deadline extended to {when(after)}: {names} late")
+        host.record(game, later("deadline extended to {moment}: {seats} late", moment=when(after), seats=names))
     else:
         addresses = {address for name in late if (address := seat[name].address) not in (None, game.gm_address)}
         tell_everyone(session, settings, game, now, [
@@ -277,7 +277,8 @@ def extend(session: Session, game: Game, settings: Settings, now: datetime) -> s
                       kind="notice", now=now, game_id=game.id, body=render("announcement", game=game, news=[
                           _("{phase} extended: you ({seat}) have not acted yet, so the deadline of {phase} is "
                             "extended {how}. {then}", phase=row.name, seat=title, how=how(), then=then)]))
-        host.record(game, f"deadline extended to {when(after)}: not every {kind.seat_word} had acted")
+        host.record(game, later("deadline extended to {moment}: not every {seat} had acted", moment=when(after),
+                                seat=Wording(message=kind.seat_word, values={})))  # the host's word, worded too
     return f"{game.name} {row.name} extended to {after:%Y-%m-%d %H:%M} UTC: {names} late"
 
 
@@ -302,8 +303,11 @@ def abandon(session: Session, game: Game, settings: Settings, now: datetime, gon
                          "abandoned": {**game.settings.get("abandoned", {}), seat: player.address}}
         records.keep(session, game, seat, player.address, "abandoned", now, row.name, row.id)
         title = kind.seat_title(seat)
-        host.record(game, f"{title} declared abandoned: it missed the deadline of {row.name}" if misses == 1 else
-                    f"{title} declared abandoned: it missed {misses} deadlines in a row, up to that of {row.name}")
+        host.record(game, later("{seat} declared abandoned: it missed the deadline of {phase}", seat=title,
+                                phase=row.name) if misses == 1 else
+                    nlater("{seat} declared abandoned: it missed {count} deadline in a row, up to that of {phase}",
+                           "{seat} declared abandoned: it missed {count} deadlines in a row, up to that of {phase}",
+                           misses, seat=title, phase=row.name))
     session.flush()
     news: list[Said] = []
     for seat, address, misses in left:

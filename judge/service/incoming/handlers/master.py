@@ -37,7 +37,7 @@ from datetime import UTC, timedelta
 from sqlalchemy import select
 
 from judge.commands import parse as cmd
-from judge.language import SOURCE, ngettext, reading
+from judge.language import SOURCE, later, ngettext, reading
 from judge.language import gettext as _
 from judge.service import zones
 from judge.service.dispatch import MASTER, SIGNED_ON, Entry
@@ -140,8 +140,8 @@ def process(talk: Conversation, text: str, command: cmd.Process) -> None:
         else:  # the results' one text says it first
             with reading(language):
                 preface = said(early)
-        host.record(game, f"processed early by the game master's PROCESS, {when(talk.now)} (deadline was "
-                    f"{when(game.deadline)})")
+        host.record(game, later("processed early by the game master's PROCESS, {moment} (deadline was {deadline})",
+                                moment=when(at), deadline=when(deadline)))
     preface = _folded(talk, game, preface)  # one mail per reader: the results say it
     talk.announce_now(game)  # what the master did before it is told before the results
     try:
@@ -214,7 +214,8 @@ def rollback(talk: Conversation, text: str, command: cmd.Rollback) -> None:
         return
     ahead.rolled_back(talk.session, game, talk.settings, talk.now)
     changed_phase(talk, "ROLLBACK", 0)
-    host.record(game, f"the game master's ROLLBACK, {when(talk.now)}: back from {left} to {phase}")
+    host.record(game, later("the game master's ROLLBACK, {moment}: back from {left} to {phase}", moment=when(talk.now),
+                            left=str(left), phase=phase))
     talk.echo(text, "ok", _("rolled back to {phase}; the game is paused: send RESUME (or PROCESS) to go on",
                             phase=phase))
     restored = talk.kinds.of(game).restored
@@ -236,8 +237,8 @@ def rollforward(talk: Conversation, text: str, _command: cmd.Rollforward) -> Non
     except GameError as exc:
         talk.echo(text, "error", str(exc), code=exc.code)
         return
-    host.record(game, f"the game master's ROLLFORWARD, {when(talk.now)}: {phase} processed again as it was rolled "
-                "back")
+    host.record(game, later("the game master's ROLLFORWARD, {moment}: {phase} processed again as it was rolled back",
+                            moment=when(talk.now), phase=phase))
     talk.announce(news(lambda: _("the game master undid the rollback of {phase}: it is processed again now, as it was "
                                  "when it was rolled back (nobody has changed anything since)", phase=phase)),
                   public=True)
@@ -271,7 +272,7 @@ def dummy(talk: Conversation, text: str, command: cmd.Dummy) -> None:
         return
     host.left_seat(game, player)
     player.dummy = True
-    host.record(game, f"{title} made a dummy by the game master")
+    host.record(game, later("{seat} made a dummy by the game master", seat=title))
     talk.echo(text, "ok", _("{seat} is now a dummy", seat=title))
     talk.announce(news(lambda: _("the game master made {seat} a dummy: its player no longer plays it", seat=title)),
                   also=player.address, public=True)

@@ -15,7 +15,7 @@ from sqlalchemy import select
 
 from judge.commands import parse as cmd
 from judge.language import gettext as _
-from judge.language import ngettext
+from judge.language import later, ngettext
 from judge.mail.inbound import usable_address
 from judge.service import mailbox
 from judge.service.dispatch import PLAYER, SIGNED_ON, Entry
@@ -239,7 +239,7 @@ def resign(talk: Conversation, text: str, _command: cmd.Resign) -> None:
     note = (_("you have resigned; your seat has left the game") if left
             else _("you have resigned; your seat is now a dummy")) + resigned
     title = kind.seat_title(power)
-    host.record(game, f"the player of {title} resigned")
+    host.record(game, later("the player of {seat} resigned", seat=title))
     if left:
         told = news(lambda: _("the player of {seat} resigned: it has left the game", seat=title))
     else:
@@ -292,7 +292,8 @@ def approve_absence(talk: Conversation, absence: Absence) -> None:
     absence.status = "approved"
     talk.session.flush()
     title = talk.kinds.of(game).seat_title(absence.seat)
-    host.record(game, f"{title} absent from {absence.start} to {absence.end} (approved)")
+    host.record(game, later("{seat} absent from {start} to {end} (approved)", seat=title, start=str(absence.start),
+                            end=str(absence.end)))
     if game.deadline is not None and game.phase is not None:
         setting = talk.kinds.of(game).length_of(game.phase)
         moved = past_absences(talk.session, game, game.deadline, setting)

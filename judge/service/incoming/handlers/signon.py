@@ -35,6 +35,7 @@ from sqlalchemy.orm import Session
 
 from judge.commands import parse as cmd
 from judge.language import gettext as _
+from judge.language import later
 from judge.mail.inbound import usable_address
 from judge.mail.received import Source
 from judge.service import mailbox
@@ -306,7 +307,7 @@ def _take_over(talk: Conversation, shown: str, game: Game, power: str, address: 
     title = kind.seat_title(power)
     player = host.seats(talk.session, game)[power]
     _seat_to(talk, game, player, address, password)
-    host.record(game, f"{title} taken over by a new player")
+    host.record(game, later("{seat} taken over by a new player", seat=title))
     talk.proved(address)
     talk.echo(shown, "ok", _("you now play {seat} in {game} (SIGNON {power}@{game} password); a briefing follows",
                              seat=title, game=game.name, power=power))
@@ -413,7 +414,7 @@ def replace_confirmed(talk: Conversation, request: Confirmation, text: str) -> N
         return
     previous = details["previous"]
     _seat_to(talk, game, player, address, details["password"])
-    host.record(game, f"{title} given to a new player by the game master")
+    host.record(game, later("{seat} given to a new player by the game master", seat=title))
     talk.echo(text, "ok", _("you now play {seat} in {game} (SIGNON {power}@{game} and the password you chose); "
                             "a briefing follows", seat=title, game=game.name, power=power))
     kind.brief(talk, game, power, player, address)
