@@ -97,7 +97,7 @@ class Highest(api.Kind):
         chosen = picks(session, game)
         api.processed(row, {"picks": chosen}, now)
         said = [f"  {seat}: {number}" for seat, number in sorted(chosen.items())] or ["  nobody picked"]
-        body = "\n".join([*closing.notes, f"The picks of {row.name}:", *said])
+        body = "\n".join([*closing.lines, f"The picks of {row.name}:", *said])
         readers = [player.address for player in api.seats(session, game).values()
                    if player.address and api.is_played(player)]
         for address in [*readers, *api.observers(session, game), game.gm_address]:

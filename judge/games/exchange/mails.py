@@ -255,14 +255,14 @@ def results(session: Session, game: Game, settings: Settings, now: datetime, don
             closing: Closing) -> None:
     """Every reader's mail of a phase closed, each written in its reader's language: each investor's,
     the observers' (one text per language), the game master's chart."""
-    phase, preface = done.phase, closing.preface
+    phase = done.phase
     pictures = _maps(game.name, done) if settings.maps else []
     after = done.after
     deadline = game.deadline if next_phase else None
     for investor, player in stored.played(session, game).items():
         assert player.address is not None
         with writing_to(session, settings, player.address, game):
-            body = render("exchange/results", game=game, phase=phase, next_phase=next_phase, preface=preface,
+            body = render("exchange/results", game=game, phase=phase, next_phase=next_phase, preface=closing.preface,
                           public=public_lines(done), sections=own_sections(done, investor),
                           todo=todo(after, investor) if next_phase else [], deadline=deadline)
             queue(session, settings, to=player.address, subject=closing.subject(game.name, phase), body=body,
@@ -270,14 +270,14 @@ def results(session: Session, game: Game, settings: Settings, now: datetime, don
                   opens=investor if next_phase else None)
     for language, readers in _by_language(session, settings, game, api.observers(session, game)).items():
         with reading(language):
-            body = render("exchange/results", game=game, phase=phase, next_phase=next_phase, preface=preface,
+            body = render("exchange/results", game=game, phase=phase, next_phase=next_phase, preface=closing.preface,
                           public=public_lines(done), sections=[], todo=[], deadline=deadline)
             subject = closing.subject(game.name, phase)
             for observer in readers:
                 queue(session, settings, to=observer, subject=subject, body=body, kind="results",
                       now=now, game_id=game.id, attachments=pictures)
     with writing_to(session, settings, game.gm_address, game):
-        body = render("exchange/chart", game=game, phase=phase, lines=chart_lines(done), preface=preface,
+        body = render("exchange/chart", game=game, phase=phase, lines=chart_lines(done), preface=closing.preface,
                       deadline=deadline)
         queue(session, settings, to=game.gm_address, subject=_("{game} {phase} chart", game=game.name, phase=phase),
               body=body, kind="chart", now=now, game_id=game.id, attachments=pictures)

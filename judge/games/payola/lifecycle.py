@@ -641,14 +641,14 @@ def _mail_results(session: Session, game: Game, settings: Settings, processed: P
         with writing_to(session, settings, player.address, game):
             body = render("payola/results", game=game, view=view, next_phase=processed.next_phase,
                           winner=processed.winner, deadline=game.deadline, web_url=page, votes=votes,
-                          notes=processed.closing.notes, **common(current()))
+                          notes=processed.closing.lines, **common(current()))
             queue(session, settings, to=player.address, subject=subject, body=body, kind="results", now=now,
                   game_id=game.id, attachments=attached, opens=power if processed.next_phase else None)
     for language, readers in _by_language(session, settings, game, observers(session, game)).items():
         with reading(language):  # one text for all of them who read one language
             body = render("payola/results", game=game, view=public, next_phase=processed.next_phase,
                           winner=processed.winner, deadline=game.deadline, web_url=page,
-                          notes=processed.closing.notes, **common(language))
+                          notes=processed.closing.lines, **common(language))
             for observer in readers:
                 queue(session, settings, to=observer, subject=subject, body=body, kind="results", now=now,
                       game_id=game.id, attachments=[] if blind else everything)

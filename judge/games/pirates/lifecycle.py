@@ -263,7 +263,6 @@ def process_phase(session: Session, game: Game, settings: Settings, now: datetim
     phase in which nobody may act closes at once."""
     row = api.current_phase(session, game)
     assert row is not None
-    preface = closing.preface
     match = match_from_data(row.position)
     closed = close_phase(match, submissions_of(session, game, row.name), row.seed)
     api.processed(row, {"match": match_to_data(closed)}, now)
@@ -271,14 +270,14 @@ def process_phase(session: Session, game: Game, settings: Settings, now: datetim
     if following is None:
         log_on_commit(session, log, "game %s %s processed (%s); the match has ended", game.name, row.name,
                       closing.cause)
-        _mail_chart(session, game, settings, closed, row.name, now, preface=preface)
+        _mail_chart(session, game, settings, closed, row.name, now, closing=closing)
         return PhaseChange(row.name, None, result=result_of(closed, later("its five rounds and the final phase are "
                                                                             "over")))
     opened = open_phase(closed, api.phase_seed(game, following.name))
     _open_row(session, game, opened, now)
     log_on_commit(session, log, "game %s %s processed (%s); next %s", game.name, row.name, closing.cause,
                   following.name)
-    _mail_change(session, game, settings, closed, opened, row.name, now, preface)
+    _mail_change(session, game, settings, closed, opened, row.name, now, closing)
     if following.stage is Stage.FINAL and not actors(opened):
         final = process_phase(session, game, settings, now, Closing("nobody acts in the final phase"))
         return PhaseChange(row.name, None, result=final.result)
@@ -286,10 +285,10 @@ def process_phase(session: Session, game: Game, settings: Settings, now: datetim
 
 
 def _mail_change(session: Session, game: Game, settings: Settings, closed: Match, opened: Match, phase: str,
-                 now: datetime, preface: str | None = None) -> None:
+                 now: datetime, closing: Closing) -> None:
     """Each played seat's mail of the phase that closed and the one that opened, made of its own
     views alone (P10); the game master's chart; the observers' news of the phase; each saying
-    ``preface`` first, if given."""
+    the ``closing``'s notes first, in its reader's language."""
     assert opened.phase is not None
     ending = opened.phase.stage is Stage.FINAL and not actors(opened)
     for seat, player in api.seats(session, game).items():
@@ -298,18 +297,19 @@ def _mail_change(session: Session, game: Game, settings: Settings, closed: Match
         assert player.address is not None
         with writing_to(session, settings, player.address, game):
             headline, sections = _seat_news(closed, opened, phase, seat, ending)
-            body = render("pirates/phase", game=game, headline=headline, sections=sections, preface=preface,
+            body = render("pirates/phase", game=game, headline=headline, sections=sections, preface=closing.preface,
                           todo="" if ending else todo(opened, seat), deadline=None if ending else game.deadline)
             subject = _("{game} {phase} results", game=game.name, phase=phase)
             queue(session, settings, to=player.address, subject=subject, body=body, kind="results", now=now,
                   game_id=game.id, opens=None if ending else seat)
-    _mail_chart(session, game, settings, closed, phase, now, opened, preface)
+    _mail_chart(session, game, settings, closed, phase, now, opened, closing)
     if not ending:
         for observer in api.observers(session, game):
             with writing_to(session, settings, observer, game):
                 news = _("{phase} ({name}) opens", phase=opened.phase.label, name=opened.phase.name)
                 queue(session, settings, to=observer, subject=f"{game.name} {opened.phase.name}", kind="results",
-                      now=now, game_id=game.id, body=render("pirates/news", game=game, news=news, preface=preface))
+                      now=now, game_id=game.id,
+                      body=render("pirates/news", game=game, news=news, preface=closing.preface))
 
 
 def _seat_news(closed: Match, opened: Match, phase: str, seat: str,
@@ -385,7 +385,7 @@ def chart_lines(match: Match, what: str) -> list[str]:
 
 
 def _mail_chart(session: Session, game: Game, settings: Settings, closed: Match, phase: str, now: datetime,
-                opened: Match | None = None, preface: str | None = None) -> None:
+                opened: Match | None = None, closing: Closing | None = None) -> None:
     """The game master's chart of the phase that closed, and of a round that opened (no player
     receives it)."""
     with writing_to(session, settings, game.gm_address, game):
@@ -399,7 +399,7 @@ def _mail_chart(session: Session, game: Game, settings: Settings, closed: Match,
         queue(session, settings, to=game.gm_address, subject=_("{game} {phase} chart", game=game.name, phase=phase),
               kind="chart", now=now, game_id=game.id,
               body=render("pirates/chart", game=game, phase=phase, label=label(phase), lines=lines,
-                          deadline=game.deadline, preface=preface))
+                          deadline=game.deadline, preface=closing.preface if closing else None))
 
 
 def results_mails(session: Session, game: Game) -> int:

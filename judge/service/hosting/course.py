@@ -96,34 +96,23 @@ def start(session: Session, game: Game, settings: Settings, now: datetime) -> No
 
 
 def close(session: Session, game: Game, settings: Settings, now: datetime, *, cause: str,
-          preface: str | None = None) -> PhaseChange:
+          preface: Said | None = None) -> PhaseChange:
     """Close the open phase (at its deadline, on PROCESS or ROLLFORWARD, or once it is complete):
     the kind processes it and opens the next; the game ends here if that was its last.  ``cause``
-    says why, for the log; ``preface``, what every mail of the closing says first.  A phase a
-    ROLLBACK went back to ends the ROLLBACK's pause, and its results say they replace the first
-    ones."""
+    says why, for the log; ``preface``, what every mail of the closing says first (in each reader's
+    language, as every note of the `Closing` is).  A phase a ROLLBACK went back to ends the
+    ROLLBACK's pause, and its results say they replace the first ones."""
     if game.state not in RUNNING:
         raise GameError(_("the game is not running"), "NOT_RUNNING")
     marks = RolledBack.of(game)
-    notes = [preface] if preface else []
+    notes: list[Said] = [preface] if preface else []
     if marks is not None:
         if state_of(game) is GameState.PAUSED:
             move(game, Event.RESUME)  # before processing: the notice sent ahead of the results says so
-        sent = f", sent {when(marks.processed)}" if marks.processed else ""
-        if marks.restored is not None:
-            notes.append(f"These results replace the earlier results of {marks.phase}{sent}: the judge was restored "
-                         f"from its backup of {when(marks.restored)}, made before {marks.phase} was processed, and "
-                         "it has been processed again.")
-        else:
-            notes.append(f"These results replace the earlier results of {marks.phase}{sent}: the game master rolled "
-                         f"the game back to {marks.phase}, and it has been processed again.")
+        notes.append(_replaced(marks))
     ahead = game.settings.get(AHEAD)
     if isinstance(ahead, dict) and ahead.get("phase") == game.phase:
-        notes.append(f"{game.phase} was played from orders given ahead: lines sent before it opened (PHASE "
-                     f"{game.phase}) were read when it opened, and it closed before its deadline once every seat "
-                     "that had to act had sent its part." if cause == "all submitted" else
-                     f"Some orders of {game.phase} were given ahead: lines sent before it opened (PHASE "
-                     f"{game.phase}) were read when it opened, as if sent then.")
+        notes.append(_played_ahead(game.phase, every_seat=cause == "all submitted"))
     game.settings = {key: value for key, value in game.settings.items() if key not in (ROLLBACK, AHEAD)}
     last = silent_seats.deserted(session, game)  # H1: nobody came during the whole phase, the game's last
     if last is not None:
@@ -133,7 +122,7 @@ def close(session: Session, game: Game, settings: Settings, now: datetime, *, ca
         change = kind_of(session, game).process(session, game, settings, now, closing)
         if change.next_phase is None:
             end(session, game, settings, now, change.result or later("the game has ended"), change.winner,
-                preface=closing.preface, closed=True, drawn=change.drawn)
+                preface=(lambda: closing.preface or "") if closing.notes else None, closed=True, drawn=change.drawn)
     if change.next_phase is None:
         ratings.catch_up(session)  # once the closing has written its phase's lines in the records
     if change.next_phase is not None and (result := last.result if last is not None else
@@ -143,8 +132,40 @@ def close(session: Session, game: Game, settings: Settings, now: datetime, *, ca
     return change
 
 
+def _replaced(marks: RolledBack) -> Said:
+    """The note of results that replace earlier ones (a ROLLBACK's, or a restore's), in each reader's language."""
+    phase, restored = marks.phase, when(marks.restored) if marks.restored is not None else None
+    sent = when(marks.processed) if marks.processed else None
+
+    def note() -> str:
+        if restored is not None and sent is not None:
+            return _("These results replace the earlier results of {phase}, sent {sent}: the judge was restored from "
+                     "its backup of {backup}, made before {phase} was processed, and it has been processed again.",
+                     phase=phase, sent=sent, backup=restored)
+        if restored is not None:
+            return _("These results replace the earlier results of {phase}: the judge was restored from its backup "
+                     "of {backup}, made before {phase} was processed, and it has been processed again.",
+                     phase=phase, backup=restored)
+        if sent is not None:
+            return _("These results replace the earlier results of {phase}, sent {sent}: the game master rolled the "
+                     "game back to {phase}, and it has been processed again.", phase=phase, sent=sent)
+        return _("These results replace the earlier results of {phase}: the game master rolled the game back to "
+                 "{phase}, and it has been processed again.", phase=phase)
+    return note
+
+
+def _played_ahead(phase: str | None, *, every_seat: bool) -> Said:
+    """The note of a phase some (``every_seat``: all) of whose orders were given ahead, in each reader's language."""
+    if every_seat:
+        return lambda: _("{phase} was played from orders given ahead: lines sent before it opened (PHASE {phase}) "
+                         "were read when it opened, and it closed before its deadline once every seat that had to "
+                         "act had sent its part.", phase=phase)
+    return lambda: _("Some orders of {phase} were given ahead: lines sent before it opened (PHASE {phase}) were read "
+                     "when it opened, as if sent then.", phase=phase)
+
+
 def end(session: Session, game: Game, settings: Settings, now: datetime, result: Stored, winner: str | None = None,
-        *, preface: str | None = None, closed: bool = False, drawn: Sequence[str] = (),
+        *, preface: Said | None = None, closed: bool = False, drawn: Sequence[str] = (),
         deserted: bool = False) -> Publication | None:
     """The game is over (its last phase closed: ``closed``; a vote of its players, TERMINATE; or
     nobody playing it: ``deserted``, ruling H1): its result, its winner and who shared its draw
@@ -271,7 +292,7 @@ def rolling_forward(session: Session, game: Game) -> str:
 
 
 def roll_forward(session: Session, game: Game, settings: Settings, now: datetime, *,
-                 preface: str | None = None) -> PhaseChange:
+                 preface: Said | None = None) -> PhaseChange:
     """ROLLFORWARD: undo a ROLLBACK by processing its phase again as it was, unless that is refused
     (`rolling_forward`)."""
     rolling_forward(session, game)

@@ -49,6 +49,7 @@ from judge.language import Stored, add_catalogue
 from judge.language import gettext as _
 from judge.service.config import Settings
 from judge.service.dispatch import Dispatcher, Entry
+from judge.service.hosting.turn import Said, Turn, said
 from judge.service.options import GAME_FLAGS, split_options
 from judge.service.outgoing import forms
 from judge.service.outgoing.forms import Form
@@ -58,7 +59,6 @@ from judge.web.public import GameFacts
 
 if TYPE_CHECKING:
     from judge.service.hosting.scripts import DemoJudge
-    from judge.service.hosting.turn import Turn
 
 
 @dataclass(frozen=True)
@@ -84,13 +84,19 @@ class Closing:
     replace earlier ones); ``again``, whether the phase was processed before and rolled back."""
 
     cause: str
-    notes: tuple[str, ...] = ()
+    notes: tuple[Said, ...] = ()
     again: bool = False
 
     @property
     def preface(self) -> str | None:
-        """The notes as one paragraph, or None."""
-        return " ".join(self.notes) or None
+        """The notes as one paragraph in the language being written in, or None: a kind asks for it
+        inside each reader's language (`judge.api.writing_to`), as it writes that reader's mail."""
+        return " ".join(self.lines) or None
+
+    @property
+    def lines(self) -> tuple[str, ...]:
+        """Each note in the language being written in (asked for as `preface` is)."""
+        return tuple(said(note) for note in self.notes)
 
     def subject(self, game: str, phase: str) -> str:
         """The subject of the phase's results: "g1 S1901M results", and "... results again, after a
@@ -320,7 +326,7 @@ class Phases(Protocol):
         ...
 
     def process(self, session: Session, game: Game, settings: Settings, now: datetime, closing: Closing) -> PhaseChange:
-        """Close the current phase, queue its mails (each saying ``closing.notes`` first, under
+        """Close the current phase, queue its mails (each saying ``closing.lines`` first, under
         ``closing.subject``), and open the next phase, or say that the game is over: the host moves
         the game's state, and at the end publishes (`publication`)."""
         ...

@@ -19,6 +19,7 @@ REVEAL) waits for a second line with a code (`confirmed`).
 from __future__ import annotations
 
 import secrets
+from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Protocol
 
@@ -29,6 +30,7 @@ from judge.mail.received import not_before
 from judge.service.config import Settings
 from judge.service.hosting import host
 from judge.service.hosting.kinds import kind_of
+from judge.service.hosting.turn import Said, said
 from judge.service.templates import when
 from judge.store.models import Game
 
@@ -116,11 +118,16 @@ def may_change_phase(talk: Changing, text: str, word: str) -> int | None:
     return results
 
 
-def with_news(preface: str | None, news: list[str]) -> str | None:
+def with_news(preface: Said | None, news: Sequence[Said]) -> Said | None:
     """``preface`` for a phase's results, with what the game master's mail announced before its
-    processing (`Conversation.take_news`) said after it."""
-    said = _("Also in the game master's mail: {news}.", news="; ".join(news)) if news else None
-    return " ".join(part for part in (preface, said) if part) or None
+    processing (`Conversation.take_news`) said after it, in each reader's language."""
+    if not news:
+        return preface
+
+    def told() -> str:
+        also = _("Also in the game master's mail: {news}.", news="; ".join(said(line) for line in news))
+        return " ".join(part for part in (said(preface) if preface is not None else "", also) if part)
+    return told
 
 
 def _crossed(talk: Changing, game: Game) -> str | None:

@@ -139,11 +139,12 @@ class Deserted:
                      "in {phase})", after=self.after, phase=self.phase)
 
     @property
-    def note(self) -> str:
-        """What the phase's results say first: they are the game's last."""
-        return (f"These are the game's last results: nobody has played in it since the deadline of {self.after}, "
-                f"and nobody took a seat over in {self.phase}, so it ends as deserted (ruling H1). Its end's "
-                "publication follows.")
+    def note(self) -> Said:
+        """What the phase's results say first, in each reader's language: they are the game's last."""
+        after, phase = self.after, self.phase
+        return lambda: _("These are the game's last results: nobody has played in it since the deadline of {after}, "
+                         "and nobody took a seat over in {phase}, so it ends as deserted (ruling H1). Its end's "
+                         "publication follows.", after=after, phase=phase)
 
 
 def deserted(session: Session, game: Game) -> Deserted | None:

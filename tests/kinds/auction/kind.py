@@ -182,10 +182,11 @@ class Auction(api.Kind):
                                                  api.is_played(player)]
         readers += [(address, None) for address in api.observers(session, game)]
         for address, seat in [*readers, (game.gm_address, "MASTER")]:
-            api.queue(session, settings, to=address, subject=closing.subject(game.name, row.name), kind="results",
-                      now=now, game_id=game.id,
-                      body=api.render("auction/results", game=game, sale=sale, after=after, seat=seat,
-                                      notes=closing.notes, deadline=None if after.over else game.deadline))
+            with api.writing_to(session, settings, address, game):  # the host's notes in the reader's language
+                api.queue(session, settings, to=address, subject=closing.subject(game.name, row.name),
+                          kind="results", now=now, game_id=game.id,
+                          body=api.render("auction/results", game=game, sale=sale, after=after, seat=seat,
+                                          notes=closing.lines, deadline=None if after.over else game.deadline))
         if not after.over:
             return api.PhaseChange(row.name, game.phase)
         won = core.winner(after, order)

@@ -37,14 +37,14 @@ from datetime import UTC, timedelta
 from sqlalchemy import select
 
 from judge.commands import parse as cmd
-from judge.language import SOURCE, later, ngettext, reading
 from judge.language import gettext as _
+from judge.language import later, ngettext
 from judge.service import zones
 from judge.service.dispatch import MASTER, SIGNED_ON, Entry
 from judge.service.hosting import course, host, silent_seats
 from judge.service.hosting.deadlines import move_to
 from judge.service.hosting.phase_changes import changed_phase, confirmed, in_phase, may_change_phase, with_news
-from judge.service.hosting.turn import said
+from judge.service.hosting.turn import Said
 from judge.service.incoming.handlers import ahead
 from judge.service.incoming.handlers.conversation import Conversation, masked
 from judge.service.incoming.handlers.player import approve_absence
@@ -129,17 +129,11 @@ def process(talk: Conversation, text: str, command: cmd.Process) -> None:
     results = may_change_phase(talk, text, "PROCESS")
     if results is None:
         return
-    preface = None
+    preface: Said | None = None
     if game.state in RUNNING and game.deadline is not None and talk.now < game.deadline:
         phase, at, deadline = game.phase, talk.now, game.deadline
-        early = news(lambda: _("The game master processed {phase} early, {now}, before its deadline of {deadline}.",
-                               phase=phase, now=when(at), deadline=when(deadline)))
-        language = talk.one_language(game)
-        if language is None:  # readers of several languages: each told in their own, just before the results
-            talk.announce(early, public=True)
-        else:  # the results' one text says it first
-            with reading(language):
-                preface = said(early)
+        preface = news(lambda: _("The game master processed {phase} early, {now}, before its deadline of {deadline}.",
+                                 phase=phase, now=when(at), deadline=when(deadline)))
         host.record(game, later("processed early by the game master's PROCESS, {moment} (deadline was {deadline})",
                                 moment=when(at), deadline=when(deadline)))
     preface = _folded(talk, game, preface)  # one mail per reader: the results say it
@@ -158,12 +152,10 @@ def process(talk: Conversation, text: str, command: cmd.Process) -> None:
         talk.echo(text, "ok", _("{phase} processed", phase=processed.phase))
 
 
-def _folded(talk: Conversation, game: Game, preface: str | None) -> str | None:
+def _folded(talk: Conversation, game: Game, preface: Said | None) -> Said | None:
     """``preface`` for the results of the phase this mail closes, with what it announced to ``game`` said in
-    them instead of in mails of their own (`Telling.take_news`), all in the one language their readers read
-    (in English where they read several: then only texts given as they are, the same for all, are folded)."""
-    with reading(talk.one_language(game) or SOURCE):
-        return with_news(preface, talk.take_news(game))
+    them instead of in mails of their own (`Telling.take_news`), in each reader's language."""
+    return with_news(preface, talk.take_news(game))
 
 
 def _moved(talk: Conversation, text: str, event: Event, refusal: str, code: str) -> Game | None:

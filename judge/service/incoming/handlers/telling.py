@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from judge.language import gettext as _
-from judge.language import ngettext, reading
+from judge.language import ngettext
 from judge.service import mailbox
 from judge.service.hosting import host
 from judge.service.hosting.turn import Said, said, said_in_english
@@ -130,32 +130,19 @@ class Telling(Reading):
         if (not news or game.id in self.also_told or game.id in self.worded_apart
                 or len(self.public.get(game.id, [])) != len(news)):
             return 0
-        if not all(isinstance(line, str) for line in news) and self.one_language(game) is None:
-            return 0  # written per reader, in languages the results' one text cannot all be in
         return self.rounds.get(game.id, 0)
 
-    def one_language(self, game: Game) -> str | None:
-        """The language every reader of ``game``'s announcements reads, if they all read one."""
-        readers = {p.address for p in host.seats(self.session, game).values() if host.is_played(p) and p.address}
-        readers |= {game.gm_address, *host.observers(self.session, game)}
-        languages = {language_of(self.session, self.settings, address, game) for address in readers if address}
-        return languages.pop() if len(languages) == 1 else None
-
-    def take_news(self, game: Game) -> list[str]:
+    def take_news(self, game: Game) -> list[Said]:
         """What this mail announced to ``game``, taken out of its announcement round to be said in
-        the results of the phase it processes instead (one mail per reader, not two), when every
-        reader of the results may read it (`foldable`: in one language); else nothing, and the round
-        stays."""
+        the results of the phase it processes instead (one mail per reader, not two, each in its
+        reader's language), when every reader of the results may read it (`foldable`); else nothing,
+        and the round stays."""
         if not self.foldable(game):
             return []
         self.mails_sent -= self.rounds.pop(game.id)
         self.public.pop(game.id, None)
         self.master_told.discard(game.id)
-        news = self.announcements.pop(game.id)
-        if all(isinstance(line, str) for line in news):
-            return [said(line) for line in news]
-        with reading(self.one_language(game) or ""):
-            return [said(line) for line in news]
+        return self.announcements.pop(game.id)
 
     def announce_now(self, game: Game) -> None:
         """Queue what this mail announced to ``game``'s players so far now, not after the reply:
