@@ -165,7 +165,7 @@ class MachiavelliLobby(Lobby):
         position = lifecycle.position_now(session, game)
         if position is not None and seat in position.eliminated:
             return _("{country} was eliminated in {season} (4.3): no one can lead it again", country=seat,
-                     season=position.eliminated[seat])
+                     season=views.season_text(position.eliminated[seat]))
         return None
 
     def abandoned(self, session: Session, game: Game, seat: str) -> str:
