@@ -30,6 +30,7 @@ from judge.games.machiavelli.core.campaign import fits
 from judge.games.machiavelli.core.position import Phase
 from judge.games.machiavelli.core.syntax import parse_letter
 from judge.games.machiavelli.handlers import LetterLine
+from judge.language import gettext as _
 
 CYCLE = 4
 """The phases `following` names: one year's course, from any phase."""
@@ -40,7 +41,7 @@ def following(phase: str) -> tuple[str, ...]:
     """The `CYCLE` phases that come after ``phase`` (``SP1454A``), nearest first."""
     names = []
     campaign, year, letter = phase[:2], int(phase[2:-1]), phase[-1]
-    for _ in range(CYCLE):
+    for _step in range(CYCLE):
         campaign, letter = _NEXT[campaign, letter]
         year += campaign == "SP" and letter == "A"
         names.append(f"{campaign}{year}{letter}")
@@ -50,12 +51,12 @@ def following(phase: str) -> tuple[str, ...]:
 def check_ahead(game: Game, phase: str, command: Command) -> str | None:
     """Why a line read as ``command`` cannot be kept for ``phase``, in words (see the module's header)."""
     if not isinstance(command, LetterLine):
-        return (f"not kept for {phase}: this command acts when it is read, not in a letter; send it outside the "
-                "PHASE block to do it now")
+        return _("not kept for {phase}: this command acts when it is read, not in a letter; send it outside the "
+                 "PHASE block to do it now", phase=phase)
     read, problems = parse_letter(command.text, lifecycle.board_of(game))
     if problems:
         return problems[0].message
     if any(not fits(order, Phase(phase[-1])) for order in read):
-        return (f"read as '{'; '.join(map(str, read))}', which is no order of {lifecycle.label(phase)} (2, 8.1)")
+        return _("read as '{orders}', which is no order of {label} (2, 8.1)", orders="; ".join(map(str, read)),
+                 label=lifecycle.label(phase))
     return None
-

@@ -207,7 +207,7 @@ def _keep(talk: Turn, game: Game, seat: str, lines: list[tuple[int, str]], read_
     assert game.phase is not None
     standing = lifecycle.letters_of(talk.session, game, game.phase).get(seat)
     since = api.latest_accepted(talk.session, game, game.phase, seat, lifecycle.LETTER)
-    if (why := talk.superseded(since, "your letter")) is not None:
+    if (why := talk.superseded(since, _("your letter"))) is not None:
         talk.set_aside(lines, why)
         return
     number = 1 if standing is None else int(standing.parsed["number"]) + 1
@@ -288,7 +288,7 @@ def vote(talk: Turn, text: str, command: EndVote) -> None:
     if country not in living:
         talk.echo(text, "error", _("an eliminated country does not vote (M64)"), code="NOT_A_VOTER")
         return
-    if why := talk.superseded(lifecycle.vote_of(game, country)[1], "your vote"):
+    if why := talk.superseded(lifecycle.vote_of(game, country)[1], _("your vote")):
         talk.echo(text, "ignored", why, code="SUPERSEDED")
         return
     proposal: Proposal | None

@@ -53,16 +53,15 @@ from judge.api import (
     Publication,
     Settings,
     Turn,
-    counted,
     press_tokens,
     queue,
     render,
     writing_to,
 )
 from judge.games.machiavelli import ahead, handlers, lifecycle, pages, pictures, views
-from judge.games.machiavelli.core import syntax
 from judge.games.machiavelli.core.board import Board, board_names, load_board
 from judge.language import gettext as _
+from judge.language import ngettext
 
 HISTORY_PHASES = 50  # phases one HISTORY sends at most, as Payola's: a longer range is asked for in parts
 HISTORY_CHARS = 200_000  # characters of one HISTORY answer at most (a phase at least): what anyone may ask for
@@ -77,7 +76,8 @@ def country_of(board: Board, word: str) -> str:
     exact = {p for name, p in named if name == key}
     found = exact or ({p for name, p in named if name.startswith(key)} if len(key) >= 3 else set())
     if len(found) != 1:
-        raise ValueError(f"'{word[:20]}' names no country of the {board.name} board ({', '.join(board.powers)})")
+        raise ValueError(_("'{word}' names no country of the {board} board ({countries})", word=word[:20],
+                           board=board.name, countries=", ".join(board.powers)))
     return found.pop()
 
 
@@ -98,13 +98,9 @@ def _squashed(name: str) -> str:
 
 def _scenarios() -> list[str]:
     """The scenarios CREATE may name, a line each, as LIST and HELP show them."""
-    return [f"  {name}: {load_board(name).title}, {len(load_board(name).powers)} countries" for name in board_names()]
-
-
-def help_syntax() -> str:
-    """The letters' syntax, as the core's reference says it (`syntax`), for HELP."""
-    text = (syntax.__doc__ or "").split("\n\n", 1)[1]
-    return text.replace("``", "'").replace("::", ":").replace(":func:`parse_letter`", "the judge").strip()
+    return ["  " + ngettext("{name}: {title}, {count} country", "{name}: {title}, {count} countries",
+                            len(load_board(name).powers), name=name, title=lifecycle.title_of(load_board(name)))
+            for name in board_names()]
 
 
 class MachiavelliLobby(Lobby):
@@ -122,7 +118,8 @@ class MachiavelliLobby(Lobby):
         return lifecycle.read_options(words)
 
     def create_help(self) -> list[str]:
-        return [f"{self.title} (CREATE game password machiavelli [scenario]), the scenarios:", *_scenarios()]
+        return [_("{title} (CREATE game password machiavelli [scenario]), the scenarios:", title=self.title),
+                *_scenarios()]
 
     def capacity(self, game: Game) -> int:
         return len(lifecycle.board_of(game).powers)
@@ -134,12 +131,15 @@ class MachiavelliLobby(Lobby):
         """The countries wanted, best first, by name; one named twice is refused."""
         countries = [country_of(lifecycle.board_of(game), word) for word in words]
         if len(set(countries)) < len(countries):
-            raise ValueError(f"PREFER names {next(c for c in countries if countries.count(c) > 1)} twice")
+            raise ValueError(_("PREFER names {country} twice",
+                               country=next(c for c in countries if countries.count(c) > 1)))
         return countries
 
     def joined(self, game: Game, requested: str | None) -> str:
-        wish = f" (you asked for {requested})" if requested else ""
-        return f"you joined '{game.name}'{wish}; countries are assigned when the game starts"
+        if requested:
+            return _("you joined '{game}' (you asked for {country}); countries are assigned when the game starts",
+                     game=game.name, country=requested)
+        return _("you joined '{game}'; countries are assigned when the game starts", game=game.name)
 
     # -- seats -----------------------------------------------------------------------------------
 
@@ -164,7 +164,8 @@ class MachiavelliLobby(Lobby):
         only until the campaign that eliminates it ends."""
         position = lifecycle.position_now(session, game)
         if position is not None and seat in position.eliminated:
-            return f"{seat} was eliminated in {position.eliminated[seat]} (4.3): no one can lead it again"
+            return _("{country} was eliminated in {season} (4.3): no one can lead it again", country=seat,
+                     season=views.season_text(position.eliminated[seat]))
         return None
 
     def abandoned(self, session: Session, game: Game, seat: str) -> str:
@@ -172,16 +173,16 @@ class MachiavelliLobby(Lobby):
         substitute leader (18.3): it plays by the defaults (17.2, M50), and unless a substitute
         takes it over before the campaign ends it is eliminated then (4.3), as everyone is told,
         with the campaign and its deadline."""
-        return (f"it plays by the defaults (17.2, M50), and unless a substitute leader takes it over "
-                f"{_before_the_campaign(session, game)}, {seat} is eliminated then, its units becoming independent "
-                "(18.3, 4.3, M62)")
+        return _("it plays by the defaults (17.2, M50), and unless a substitute leader takes it over {before}, "
+                 "{country} is eliminated then, its units becoming independent (18.3, 4.3, M62)",
+                 before=_before_the_campaign(session, game), country=seat)
 
     def seat_order(self, session: Session, game: Game) -> list[str]:
         return list(lifecycle.board_of(game).powers)
 
     def press_to(self, session: Session, game: Game, words: Sequence[str]) -> tuple[str, ...]:
         """Countries by name, the master (M, MASTER, GM), or ALL."""
-        tokens = press_tokens(words, "expected PRESS TO followed by countries, ALL, or MASTER")
+        tokens = press_tokens(words, _("expected PRESS TO followed by countries, ALL, or MASTER"))
         if tokens == ["ALL"]:
             return ("ALL",)
         named: list[str] = []
@@ -303,22 +304,23 @@ class MachiavelliCommands(Commands):
         return api.Form(row.name, seat, tuple(notes), tuple(lines))
 
     def help(self, settings: Settings) -> str:
-        return render("machiavelli/help", settings=settings, syntax=help_syntax(), scenarios=_scenarios())
+        return render("machiavelli/help", settings=settings, scenarios=_scenarios())
 
     def info(self, game: Game) -> list[str]:
-        return [f"{self.title}, the variant Absence of Plague (its chapters, and the rulings M1 to M64 of the "
-                "judge's design notes)",
-                f"scenario {game.variant}: {lifecycle.describe(game)}",
-                "the spring letter (A orders: A.4 to A.7) and each campaign's letter (C orders: expenditures, then "
-                "operations), one letter a phase, corrected once at most before the deadline, its ducat transfers "
-                "standing (17.1, M35); orders are taken only from mail sent to the judge alone (17.4, M58)",
-                "a phase is carried out at its deadline, or as soon as every letter awaited from a played country "
-                "is in unless a country asks to WAIT (M60); without a letter, the defaults (17.2, M50)",
-                "each player is told its own treasury, expenditures and units; the actions and the board are "
-                "published (2, 8.1, 8.2); press is grey (anonymous) by default (18.1)",
-                "a country whose player leaves with no substitute leader is eliminated when the campaign ends "
-                "(18.3, M62); the surviving players may end the game by a unanimous secret vote, VOTE DRAW or "
-                "VOTE CONCEDE country, taking effect at the end of the campaign (M64)"]
+        return [_("{title}, the variant Absence of Plague (its chapters, and the rulings M1 to M64 of the "
+                  "judge's design notes)", title=self.title),
+                _("scenario {scenario}: {description}", scenario=game.variant, description=lifecycle.describe(game)),
+                _("the spring letter (A orders: A.4 to A.7) and each campaign's letter (C orders: expenditures, "
+                  "then operations), one letter a phase, corrected once at most before the deadline, its ducat "
+                  "transfers standing (17.1, M35); orders are taken only from mail sent to the judge alone (17.4, "
+                  "M58)"),
+                _("a phase is carried out at its deadline, or as soon as every letter awaited from a played country "
+                  "is in unless a country asks to WAIT (M60); without a letter, the defaults (17.2, M50)"),
+                _("each player is told its own treasury, expenditures and units; the actions and the board are "
+                  "published (2, 8.1, 8.2); press is grey (anonymous) by default (18.1)"),
+                _("a country whose player leaves with no substitute leader is eliminated when the campaign ends "
+                  "(18.3, M62); the surviving players may end the game by a unanimous secret vote, VOTE DRAW or "
+                  "VOTE CONCEDE country, taking effect at the end of the campaign (M64)")]
 
     def brief(self, turn: Turn, game: Game, seat: str, player: Player, address: str) -> None:
         """What the country knows now: its treasury, units and letter standing, the board and its
@@ -340,7 +342,7 @@ class MachiavelliCommands(Commands):
         attached = (pictures.position_map(turn.settings, game.name, board, position, game.phase or "board")
                     if position is not None else [])
         body = render("machiavelli/briefing", game=game, seat=seat, lines=lines, board=shown, todo=todo,
-                      deadline=game.deadline, map="" if attached or position is None else pictures.NO_MAP)
+                      deadline=game.deadline, map="" if attached or position is None else lifecycle.no_map())
         queue(turn.session, turn.settings, to=address,
               subject=_("{game}: your briefing as {country}", game=game.name, country=seat),
               kind="notice", now=turn.now, game_id=game.id, body=body, attachments=attached, opens=seat)
@@ -355,11 +357,13 @@ class MachiavelliCommands(Commands):
             return ""
         api.open_seat(game, seat)
         before = _before_the_campaign(turn.session, game)
-        turn.announce(f"{seat} has no leader: unless a substitute takes it over (TAKEOVER {seat.replace(' ', '-')}"
-                      f"@{game.name} password) "
-                      f"{before}, {seat} is eliminated then, its units becoming independent (18.3, 4.3, M62)",
+        takeover = f"TAKEOVER {seat.replace(' ', '-')}@{game.name} password"
+        turn.announce(lambda: _("{country} has no leader: unless a substitute takes it over ({takeover}) {before}, "
+                                "{country} is eliminated then, its units becoming independent (18.3, 4.3, M62)",
+                                country=seat, takeover=takeover, before=_before_the_campaign(turn.session, game)),
                       public=True)
-        return f"; unless a substitute leader takes {seat} over {before}, it is eliminated then (18.3, 4.3, M62)"
+        return _("; unless a substitute leader takes {country} over {before}, it is eliminated then (18.3, 4.3, M62)",
+                 country=seat, before=before)
 
     def list_lines(self, turn: Turn, game: Game) -> list[str]:
         """The game's scenario, phase and each country's state: never who has sent a letter."""
@@ -377,14 +381,17 @@ class MachiavelliCommands(Commands):
         first, last = command.first, command.last
         for named in (first, last):
             if named is not None and named not in names:
-                turn.echo(text, "error", f"{game.name} has carried out no phase {named[:20]} (carried out: "
-                          f"{', '.join(names) or 'none'})", code="NO_SUCH_PHASE")
+                problem = (_("{game} has carried out no phase {phase} (carried out: {phases})", game=game.name,
+                             phase=named[:20], phases=", ".join(names)) if names else
+                           _("{game} has carried out no phase {phase} (carried out: none)", game=game.name,
+                             phase=named[:20]))
+                turn.echo(text, "error", problem, code="NO_SUCH_PHASE")
                 return
         start = names.index(first) if first else 0
         end = names.index(last) + 1 if last else len(names)
         chosen = published[start:end]
         if not chosen:
-            turn.echo(text, "ok", f"{game.name} has carried out no phase yet")
+            turn.echo(text, "ok", _("{game} has carried out no phase yet", game=game.name))
             return
         lines: list[str] = []
         size = 0  # characters of the answer so far
@@ -393,10 +400,12 @@ class MachiavelliCommands(Commands):
             size += sum(len(line) + 1 for line in phase)
             if shown and (shown == HISTORY_PHASES or size > HISTORY_CHARS):
                 rest = f"{name}-{chosen[-1][0]}" if name != chosen[-1][0] else name
-                lines.append(f"{counted(len(chosen) - shown, 'more phase')}: HISTORY {game.name} {rest}")
+                lines.append(ngettext("{count} more phase: HISTORY {game} {rest}",
+                                      "{count} more phases: HISTORY {game} {rest}", len(chosen) - shown,
+                                      game=game.name, rest=rest))
                 break
             lines += phase
-        turn.answer_long(text, f"{game.name}-history.txt", "\n".join(lines), "the history")
+        turn.answer_long(text, f"{game.name}-history.txt", "\n".join(lines), _("the history"))
 
     def summary(self, turn: Turn, text: str, game: Game) -> None:
         api.answer_summary(turn, text, game, "machiavelli/summary", lifecycle.describe(game),
@@ -469,8 +478,10 @@ def _before_the_campaign(session: Session, game: Game) -> str:
     position = lifecycle.position_now(session, game)
     assert position is not None
     campaign = lifecycle.campaign_phase(position)
+    season = views.season_text(position.season)
     if game.phase == campaign:
-        return (f"before {position.season}'s campaign ({campaign}) is carried out, at its deadline, "
-                f"{api.when(game.deadline)}")
-    return (f"before {position.season}'s campaign ({campaign}) is carried out, at the deadline it gets when the "
-            f"spring letter ({game.phase}, due {api.when(game.deadline)}) is carried out")
+        return _("before {season}'s campaign ({campaign}) is carried out, at its deadline, {deadline}", season=season,
+                 campaign=campaign, deadline=api.when(game.deadline))
+    return _("before {season}'s campaign ({campaign}) is carried out, at the deadline it gets when the spring letter "
+             "({phase}, due {deadline}) is carried out", season=season, campaign=campaign, phase=game.phase,
+             deadline=api.when(game.deadline))

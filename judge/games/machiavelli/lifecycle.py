@@ -65,7 +65,7 @@ from judge.games.machiavelli.core.notation import position_from_data, position_t
 from judge.games.machiavelli.core.position import Campaign, Phase, Position, Season
 from judge.games.machiavelli.core.spring import spring_letter
 from judge.games.machiavelli.core.syntax import parse_letter
-from judge.language import SOURCE, current, reading
+from judge.language import SOURCE, current, ngettext, reading
 from judge.language import gettext as _
 
 log = logging.getLogger("judge")
@@ -95,9 +95,9 @@ def read_options(words: Sequence[str]) -> tuple[str, list[str]]:
     if rest and rest[0].lower() in board_names():
         scenario = rest.pop(0).lower()
     if rest:
-        raise ValueError(f"'{rest[0]}' is not a scenario or option of {KIND_TITLE}: the scenarios are "
-                         f"{', '.join(board_names())}; the options NO_OBSERVERS, ANONYMOUS, OPEN_TAKEOVER, "
-                         "ABSENCE_DAYS=N, PRESS=..., NO_PARTIAL, NO_OBSERVER_PRESS")
+        raise ValueError(_("'{word}' is not a scenario or option of {kind}: the scenarios are {scenarios}; the "
+                           "options NO_OBSERVERS, ANONYMOUS, OPEN_TAKEOVER, ABSENCE_DAYS=N, PRESS=..., NO_PARTIAL, "
+                           "NO_OBSERVER_PRESS", word=rest[0], kind=KIND_TITLE, scenarios=", ".join(board_names())))
     if not any(word.startswith("PRESS=") for word in own):
         own.append(DEFAULT_PRESS)
     return scenario, own
@@ -110,7 +110,21 @@ def board_of(game: Game) -> Board:
 
 def describe(game: Game) -> str:
     """The game in words: "Machiavelli (classic board, 1454)"."""
-    return board_of(game).title
+    return title_of(board_of(game))
+
+
+def title_of(board: Board) -> str:
+    """A scenario's title in the reader's language (a board of the core's own, else as its file gives it)."""
+    titles = {"classic": lambda: _("Machiavelli (classic board, 1454)"),
+              "aop": lambda: _("Machiavelli: Absence of Plague (1459)")}
+    found = titles.get(board.name)
+    return found() if found is not None else board.title
+
+
+def no_map() -> str:
+    """The line a mail without a map carries instead (`pictures.NO_MAP`), in the reader's language."""
+    return _("(no map is attached: this board has no drawing yet, or this judge draws none; the board is listed "
+             "above)")
 
 
 def seat_of(player: Player) -> str | None:
@@ -296,8 +310,8 @@ def changed_since_rollback(game: Game) -> str | None:
     then, now = marks.get(VOTES, {}), _standing(game)
     changed = sum(then.get(country) != now.get(country) for country in {*then, *now})
     if changed == 1:
-        return "a vote on the game's end changed"
-    return f"{changed} votes on the game's end changed" if changed else None
+        return _("a vote on the game's end changed")
+    return _("{count} votes on the game's end changed", count=changed) if changed else None
 
 
 def standing_votes(session: Session, game: Game) -> dict[str, Proposal | None]:
@@ -346,13 +360,14 @@ def start(session: Session, game: Game, settings: Settings, now: datetime) -> No
     spring letter: the first spring starts at A.3, AoP 3) and mail each player its country, the
     board and what to send."""
     if game.state != GameState.FORMING:
-        raise GameError("the game has already started", "ALREADY_STARTED")
+        raise GameError(_("the game has already started"), "ALREADY_STARTED")
     board = board_of(game)
     seated = api.players(session, game)
     if not seated:
-        raise GameError("nobody has joined the game yet", "NOBODY_JOINED")
+        raise GameError(_("nobody has joined the game yet"), "NOBODY_JOINED")
     if len(seated) > len(board.powers):
-        raise GameError(f"more players than the {len(board.powers)} countries of the scenario", "TOO_MANY_PLAYERS")
+        raise GameError(_("more players than the {count} countries of the scenario", count=len(board.powers)),
+                        "TOO_MANY_PLAYERS")
     wishes = [player.preferences or ([player.requested] if player.requested else []) for player in seated]
     why: dict[str, Why] = {}
     for player, (country, reason) in zip(seated, assign(board.powers, wishes, game.seed), strict=True):
@@ -372,7 +387,7 @@ def start(session: Session, game: Game, settings: Settings, now: datetime) -> No
     def common() -> dict[str, Any]:  # in the language being written in
         return {"game": game, "what": describe(game), "roster": roster(session, game),
                 "board": views.board_lines(board, position), "areas": views.area_lines(board),
-                "deadline": game.deadline, "label": label(game.phase or ""), "map": "" if attached else pictures.NO_MAP}
+                "deadline": game.deadline, "label": label(game.phase or ""), "map": "" if attached else no_map()}
 
     for country, player in seat.items():
         if api.is_played(player):
@@ -505,7 +520,7 @@ def _mail_results(session: Session, game: Game, settings: Settings, now: datetim
         return {"game": game, "phase": phase, "label": label(phase), "public": public,
                 "board": views.board_lines(board, after), "preface": closing.preface, "over": over,
                 "next": None if over else label(game.phase or ""), "deadline": None if over else game.deadline,
-                "map": "" if attached else pictures.NO_MAP}
+                "map": "" if attached else no_map()}
 
     subject = closing.subject(game.name, phase)
     for country, player in api.seats(session, game).items():
@@ -554,28 +569,29 @@ def publication(session: Session, game: Game) -> Publication:
         statements: Mapping[str, list[str]] = result.get("statements", {})
         if not letters and not statements:
             continue
-        lines += [f"=== {row.name}, {label(row.name)} ===", ""]
+        lines += ["=== " + _("{phase}, {label}", phase=row.name, label=label(row.name)) + " ===", ""]
         for country in board.powers:
             if country not in letters and country not in statements:
                 continue
             written = letters.get(country)
-            defaulted = " (the defaults, 17.2, M50)" if country in result.get("defaulted", []) else ""
-            lines.append(f"{country}: no letter{defaulted}" if written is None
-                         else f"{country}'s letter:" if written else f"{country}'s letter: none (no order)")
+            lines.append((_("{country}: no letter (the defaults, 17.2, M50)", country=country)
+                          if country in result.get("defaulted", []) else _("{country}: no letter", country=country))
+                         if written is None else _("{country}'s letter:", country=country) if written
+                         else _("{country}'s letter: none (no order)", country=country))
             lines += [f"  {order}" for order in written or []]
             if statement := statements.get(country):
-                lines += [f"{country}'s statement:", *(f"  {line}" for line in statement)]
+                lines += [_("{country}'s statement:", country=country), *(f"  {line}" for line in statement)]
             lines.append("")
-    lines += ["=== The end ===", "", *views.board_lines(board, position), ""]
+    lines += ["=== " + _("The end") + " ===", "", *views.board_lines(board, position), ""]
     if api.ended_deserted(game):  # H1: no winner, no ranking
-        return Publication("Nothing is secret any more (M63): every letter as it was carried out, every country's "
-                           "statement of every phase, and the board as it stands.",
-                           [*lines, "Nobody won, and nobody is ranked: the game was deserted (ruling H1)."])
+        return Publication(_("Nothing is secret any more (M63): every letter as it was carried out, every country's "
+                             "statement of every phase, and the board as it stands."),
+                           [*lines, _("Nobody won, and nobody is ranked: the game was deserted (ruling H1).")])
     winners, agreed = ended_by(session, game)
     lines += views.end_lines(winners, standings(board, position, winners if agreed else ()), agreed)
-    return Publication("Nothing is secret any more (M63): every letter as it was carried out, every country's "
-                       "statement of every phase, the board as it stands, and every player's standing by 4.2 "
-                       "(cities counted, provinces controlled, tax income, treasury).", lines)
+    return Publication(_("Nothing is secret any more (M63): every letter as it was carried out, every country's "
+                         "statement of every phase, the board as it stands, and every player's standing by 4.2 "
+                         "(cities counted, provinces controlled, tax income, treasury)."), lines)
 
 
 def ranking(session: Session, game: Game) -> list[api.Standing]:
@@ -586,8 +602,10 @@ def ranking(session: Session, game: Game) -> list[api.Standing]:
     if position is None or game.state != "finished" or api.ended_deserted(game):  # H1: no ranking
         return []
     winners, agreed = ended_by(session, game)
-    return [api.Standing(s.player, s.rank, f"{s.cities} cities and {s.provinces} provinces", s.cities,
-                         f"{s.treasury} ducats")
+    return [api.Standing(s.player, s.rank, _("{cities} and {provinces}",
+                                             cities=ngettext("{count} city", "{count} cities", s.cities),
+                                             provinces=ngettext("{count} province", "{count} provinces", s.provinces)),
+                         s.cities, ngettext("{count} ducat", "{count} ducats", s.treasury))
             for s in standings(board_of(game), position, winners if agreed else ())]
 
 

@@ -16,7 +16,8 @@ from babel.messages.pofile import read_po
 from judge.games import machiavelli
 from judge.games.machiavelli import views
 from judge.games.machiavelli.core.position import Phase
-from judge.language import reading
+from judge.language import gettext, reading
+from judge.web.pages import web_root
 from tests.support.harness import Judge, Sent
 
 GM = "gm@example.org"
@@ -148,3 +149,100 @@ def test_the_statements_words_follow_the_reader() -> None:
     with reading("fr"):
         assert views.said("held (9.2)") == "a tenu (9.2)"
     assert views.said("held (9.2)") == "held (9.2)"
+
+
+# -- HELP, INFO, HISTORY, a refused line, the end's publication and the page ------------------------------------------
+
+SAID = {
+    "it": {"help": ["Le fasi sono le lettere che le regole attendono",
+                    "letters: la tua lettera, la sua unica correzione",
+                    "  A Flo H\n    restare fermo (anche: holds, stand)", "Ordini di primavera (fase A; AoP da 5 a 7):",
+                    "  classic: Machiavelli (mappa classica, 1454), 8 paesi"],
+           "join": "'Narnia' non nomina nessun paese della mappa classic",
+           "block": "che non è un ordine di la lettera di campagna di Primavera 1454",
+           "info": ["la variante Absence of Plague", "la press è grigia (anonima) per impostazione predefinita (18.1)"],
+           "history": ["== SP1454A, la lettera di primavera di Primavera 1454 (ordini A) ==",
+                       "m2 non ha eseguito nessuna fase FA1460C (eseguite: SP1454A)"],
+           "end": ["Niente è più segreto (M63)", "=== La fine ===", "La lettera di Florence:\n  transfer 3 to Milan",
+                   "Il rendiconto di Florence:"],
+           "page": ["<h1>Partita m2</h1>", "Una partita di Machiavelli per posta", "<h2 id=\"seats\">Paesi</h2>",
+                    "Florence: giocato", "I risultati di SP1454A", "Il denaro di ogni paese, anno per anno"]},
+    "fr": {"help": ["Les phases sont les lettres que les règles attendent",
+                    "letters: votre lettre, son unique correction", "  A Flo H\n    tenir (aussi : holds, stand)",
+                    "Ordres de printemps (phase A ; AoP 5 à 7) :",
+                    "  classic : Machiavelli (carte classique, 1454), 8 pays"],
+           "join": "« Narnia » ne nomme aucun pays de la carte classic",
+           "block": "qui n'est pas un ordre de la lettre de campagne de Printemps 1454",
+           "info": ["la variante Absence of Plague", "la presse est grise (anonyme) par défaut (18.1)"],
+           "history": ["== SP1454A, la lettre de printemps de Printemps 1454 (ordres A) ==",
+                       "m2 n'a exécuté aucune phase FA1460C (exécutées : SP1454A)"],
+           "end": ["Plus rien n'est secret (M63)", "=== La fin ===", "La lettre de Florence :\n  transfer 3 to Milan",
+                   "Le relevé de Florence :"],
+           "page": ["<h1>Partie m2</h1>", "Une partie de Machiavelli par courriel", "<h2 id=\"seats\">Pays</h2>",
+                    "Florence : joué", "Les résultats de SP1454A", "argent de chaque pays, année par année"]},
+}
+ENGLISH = {"help": ["The phases are the letters the rules await", "hold (also: holds, stand)"],
+           "join": "names no country", "block": "which is no order of",
+           "info": ["the variant Absence of Plague", "press is grey (anonymous) by default"],
+           "history": ["the spring letter of Spring 1454", "has carried out no phase"],
+           "end": ["Nothing is secret any more", "=== The end ===", "Florence's letter:"],
+           "page": ["Game m2", "A game of Machiavelli by mail", "Countries", "Florence: played", "The results of",
+                    "year by year"]}
+"""What an English reader reads of the same: none of it in an Italian or a French reader's."""
+
+
+@pytest.fixture(scope="module", params=["it", "fr"])
+def played(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> tuple[str, dict[str, str]]:
+    """A reader of ``language`` plays Florence, an English reader Milan, in a game whose pages are in
+    ``language``: what the Florentine reads of HELP, a refused JOIN and block line, GET INFO, HISTORY, the
+    end's publication, and the game's page."""
+    language = request.param
+    judge = Judge(tmp_path_factory.mktemp(f"reader-{language}"), web=True)
+    ann, bob = PLAYERS["Florence"][0], PLAYERS["Milan"][0]
+    judge.send(ann, f"SET LANGUAGE {language}")
+    judge.send(GM, "SET LANGUAGE en")  # the game master reads English whatever the game's language
+    judge.send(ann, "HELP machiavelli")
+    read = {"help": judge.last_to(ann).body}
+    judge.send(ann, "HELP machiavelli create")
+    read["help"] += judge.last_to(ann).body
+    judge.send(ann, "HELP machiavelli syntax")
+    sent = judge.last_to(ann)
+    read["help"] += sent.body + "".join(data.decode() for _, data in sent.attachments.values())
+    judge.send(GM, "CREATE m2 gm-pw machiavelli")
+    judge.send(ann, "JOIN m2 pw-Florence Narnia")
+    read["join"] = judge.last_to(ann).body
+    judge.send(ann, "JOIN m2 pw-Florence Florence")
+    judge.send(bob, "JOIN m2 pw-Milan Milan")
+    judge.send(GM, f"SIGNON MASTER@m2 gm-pw\nSET GAME LANGUAGE {language}\nSTART")
+    judge.send(ann, "\n".join(("SIGNON Florence@m2 pw-Florence", "transfer 3 to Milan", "PHASE SP1454C",
+                               "pay A flo")))
+    read["block"] = judge.last_to(ann).body
+    judge.send(bob, "SIGNON Milan@m2 pw-Milan\npay A mil")  # the last letter: SP1454A is carried out
+    judge.send(ann, "GET INFO m2")
+    read["info"] = judge.last_to(ann).body
+    judge.send(ann, "HISTORY m2")
+    sent = judge.last_to(ann)
+    read["history"] = sent.body + "".join(data.decode() for _, data in sent.attachments.values())
+    judge.send(ann, "HISTORY m2 FA1460C")
+    read["history"] += judge.last_to(ann).body
+    read["page"] = (web_root(judge.settings) / "games" / "m2" / "index.html").read_text("utf-8")
+    judge.new_mail()
+    judge.terminate(GM, "SIGNON MASTER@m2 gm-pw")
+    read["end"] = next(m.body for m in judge.new_mail() if m.to == ann and not m.subject.startswith("Re: "))
+    return language, read
+
+
+@pytest.mark.parametrize("part", ["help", "join", "block", "info", "history", "end", "page"])
+def test_help_info_history_a_refused_line_the_publication_and_the_page_are_in_the_readers_language(
+        played: tuple[str, dict[str, str]], part: str) -> None:
+    language, read = played
+    said = SAID[language][part]
+    text = " ".join(read[part].split())  # as one line: the mail wraps long lines
+    for sentence in [said] if isinstance(said, str) else said:
+        assert " ".join(sentence.split()) in text, (part, sentence)
+    english = ENGLISH[part]
+    assert [sentence for sentence in ([english] if isinstance(english, str) else english) if sentence in text] == []
+    if part in ("help", "info", "join", "block"):  # no stored text in them: not one English sentence of the kind
+        with reading(language):  # but a title the language keeps as it is (Machiavelli: Absence of Plague)
+            kept = {sentence for sentence in SENTENCES if gettext(sentence) == sentence}
+        assert [sentence for sentence in english_in(read[part]) if sentence not in kept] == [], part
