@@ -522,7 +522,9 @@ def _mail_results(session: Session, game: Game, settings: Settings, now: datetim
                 "next": None if over else label(game.phase or ""), "deadline": None if over else game.deadline,
                 "map": "" if attached else no_map()}
 
-    subject = closing.subject(game.name, phase)
+    def subject() -> str:  # in the language being written in
+        return closing.subject(game.name, phase)
+
     for country, player in api.seats(session, game).items():
         if not api.is_played(player):
             continue
@@ -530,16 +532,16 @@ def _mail_results(session: Session, game: Game, settings: Settings, now: datetim
         with writing_to(session, settings, player.address, game):
             body = render("machiavelli/results", **common(), seat=country, statement=texts()[1].get(country, []),
                           todo="" if over else todo(board, after, country), master=None)
-            queue(session, settings, to=player.address, subject=subject, kind="results", now=now, game_id=game.id,
+            queue(session, settings, to=player.address, subject=subject(), kind="results", now=now, game_id=game.id,
                   attachments=attached, body=body, opens=None if over else country)  # its form for the next letter
     with writing_to(session, settings, game.gm_address, game):
         master = [(country, lines) for country, lines in sorted(texts()[1].items())]
-        queue(session, settings, to=game.gm_address, subject=subject, kind="results", now=now, game_id=game.id,
+        queue(session, settings, to=game.gm_address, subject=subject(), kind="results", now=now, game_id=game.id,
               attachments=attached, body=render("machiavelli/results", **common(), seat=None, statement=[], todo="",
                                                 master=master))
     for observer in api.observers(session, game):
         with writing_to(session, settings, observer, game):
-            queue(session, settings, to=observer, subject=subject, kind="results", now=now, game_id=game.id,
+            queue(session, settings, to=observer, subject=subject(), kind="results", now=now, game_id=game.id,
                   attachments=attached, body=render("machiavelli/results", **common(), seat=None, statement=[],
                                                     todo="", master=None))
 
