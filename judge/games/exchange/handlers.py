@@ -31,6 +31,7 @@ from judge.games.exchange.core.state import ExchangeState
 from judge.games.exchange.core.views import ceo_view, corporation_facts
 from judge.games.exchange.reading import routed
 from judge.language import gettext as _
+from judge.language import worded
 
 
 @dataclass(frozen=True)
@@ -170,7 +171,7 @@ def vote(talk: Turn, text: str, command: ExchangeVote) -> None:
     talk.session.flush()
     result = lifecycle.settle_votes(talk.session, game, talk.settings, talk.now)
     if result:
-        talk.note(answered, [_("the investors' votes end the game: {result}", result=result)])
+        talk.note(answered, [_("the investors' votes end the game: {result}", result=worded(result))])
 
 
 # -- STATUS ------------------------------------------------------------------------------------------

@@ -91,7 +91,7 @@ from judge.games.exchange.core.year import (
     run_orders,
     surviving,
 )
-from judge.language import SOURCE, ngettext, reading
+from judge.language import SOURCE, Wording, later, ngettext, nlater, reading
 from judge.language import gettext as _
 from judge.payola.options import OptionError
 
@@ -329,8 +329,10 @@ def process_phase(session: Session, game: Game, settings: Settings, now: datetim
                         "chart": chart, "statements": statements, stored.VOTES: votes}, now)
     if after.stage is Stage.ENDED:
         winner = after.result[0] if after.result else None
-        reason = (f"{mails.title(winner)} has reached the victory count with {len(after.position.centers_of(winner))} "
-                  "supply centers (E34)") if winner else "the game has ended"
+        reason = nlater("{corporation} has reached the victory count with {count} supply center (E34)",
+                        "{corporation} has reached the victory count with {count} supply centers (E34)",
+                        len(after.position.centers_of(winner)), corporation=mails.title(winner)
+                        ) if winner else later("the game has ended")
         log_on_commit(session, log, "game %s %s processed (%s); the game has ended", game.name, row.name,
                       closing.cause)
         mails.results(session, game, settings, now, done, None, closing)
@@ -418,8 +420,9 @@ def voters(session: Session, game: Game, state: ExchangeState) -> list[str]:
     return [investor for investor in state.order if investor in played]
 
 
-def settle_votes(session: Session, game: Game, settings: Settings, now: datetime) -> str | None:
-    """E34: end the game when every voter votes for the same draw or concession; the result, or None."""
+def settle_votes(session: Session, game: Game, settings: Settings, now: datetime) -> Wording | None:
+    """E34: end the game when every voter votes for the same draw or concession; the result (a stored
+    wording, `judge.language.later`), or None."""
     row = api.current_phase(session, game)
     if row is None or game.state not in RUNNING:
         return None
@@ -431,12 +434,13 @@ def settle_votes(session: Session, game: Game, settings: Settings, now: datetime
     vote = votes.pop() or ""
     if vote == "DRAW":
         corporations = surviving(state)
-        result = "a draw of every surviving corporation: " + ", ".join(mails.title(c) for c in corporations)
+        result = later("a draw of every surviving corporation: {corporations}",
+                       corporations=", ".join(mails.title(c) for c in corporations))
     else:
         corporations = (vote.partition(":")[2],)
         if corporations[0] not in state.live:
             return None
-        result = f"conceded to {mails.title(corporations[0])} by every investor (E34)"
+        result = later("conceded to {corporation} by every investor (E34)", corporation=mails.title(corporations[0]))
     ended = end_game(state, corporations)
     _end_row(row, ended, now)
     api.end_game(session, game, settings, now, result, corporations[0] if vote != "DRAW" else None,

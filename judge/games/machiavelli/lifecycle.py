@@ -65,7 +65,7 @@ from judge.games.machiavelli.core.notation import position_from_data, position_t
 from judge.games.machiavelli.core.position import Campaign, Phase, Position, Season
 from judge.games.machiavelli.core.spring import spring_letter
 from judge.games.machiavelli.core.syntax import parse_letter
-from judge.language import SOURCE, current, ngettext, reading
+from judge.language import SOURCE, Stored, Wording, current, later, ngettext, reading, worded
 from judge.language import gettext as _
 
 log = logging.getLogger("judge")
@@ -487,7 +487,8 @@ def process_phase(session: Session, game: Game, settings: Settings, now: datetim
     if after.phase is Phase.OVER:
         assert record is not None and record.end is not None
         ended = _ended(row.name, record.end, position.season)
-        log_on_commit(session, log, "game %s %s processed (%s); %s", game.name, row.name, closing.cause, ended.result)
+        log_on_commit(session, log, "game %s %s processed (%s); %s", game.name, row.name, closing.cause,
+                      worded(ended.result))
         _mail_results(session, game, settings, now, row.name, board, after, texts, attached, closing)
         return ended
     _open_row(session, game, after, now)
@@ -500,11 +501,27 @@ def _ended(phase: str, end: GameEnd, season: Season) -> PhaseChange:
     """The end of the game in ``phase`` as the host keeps it: won by its winners, or ended by a vote
     (M64) as a draw among every surviving country or conceded to one."""
     winners, agreed = end.winners, end.agreed
-    result = (f"won by {' and '.join(winners)} in {season}" if agreed is None else
-              f"a draw among all surviving countries in {season}: {', '.join(winners)} (M64)"
-              if agreed.to is None else f"conceded to {agreed.to} by every surviving player in {season} (M64)")
+    when = _season_kept(season)
+    if agreed is None:
+        named: Stored = winners[0] if len(winners) == 1 else later(
+            "{first} and {last}", first=", ".join(winners[:-1]), last=winners[-1])
+        result = later("won by {winners} in {season}", winners=named, season=when)
+    elif agreed.to is None:
+        result = later("a draw among all surviving countries in {season}: {countries} (M64)", season=when,
+                       countries=", ".join(winners))
+    else:
+        result = later("conceded to {country} by every surviving player in {season} (M64)", country=agreed.to,
+                       season=when)
     drawn = tuple(winners) if agreed is not None and agreed.to is None and len(winners) > 1 else ()  # M64
     return PhaseChange(phase, None, winners[0] if len(winners) == 1 else None, result, drawn)
+
+
+def _season_kept(season: Season) -> Wording:
+    """``Spring 1454`` kept to be worded in each reader's language (as `views.season_text` words it now)."""
+    names = {Campaign.SPRING: later("Spring {year}", year=season.year),
+             Campaign.SUMMER: later("Summer {year}", year=season.year),
+             Campaign.FALL: later("Fall {year}", year=season.year)}
+    return names[season.campaign]
 
 
 def _mail_results(session: Session, game: Game, settings: Settings, now: datetime, phase: str, board: Board,

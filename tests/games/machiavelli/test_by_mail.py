@@ -44,6 +44,7 @@ from judge.bootstrap import kinds
 from judge.games.machiavelli import lifecycle, pictures
 from judge.games.machiavelli.drawing import Geometry, GeometryError
 from judge.games.machiavelli.kind import Machiavelli
+from judge.language import worded
 from judge.service.operators.demo import run_demo
 from judge.store.models import Game, PhaseRow
 from tests.support import cli
@@ -714,7 +715,7 @@ def test_4_2_a_victory_ends_the_game_with_the_ranking_in_every_mail(tmp_path: Pa
     assert re.search(r"^  1\. Florence: 15 cities, 15 provinces, tax \d+, treasury 4$", milan.body, re.M)
     with judge.db.transaction() as session:
         game = session.scalars(select(Game).where(Game.name == "v1")).one()
-        assert (game.state, game.winner, game.settings["result"]) == ("finished", "Florence",
+        assert (game.state, game.winner, worded(game.settings["result"])) == ("finished", "Florence",
                                                                       "won by Florence in Spring 1454")
 
 

@@ -41,6 +41,7 @@ from judge.games.machiavelli.core.existence import Proposal
 from judge.games.machiavelli.core.position import Independent, Phase, Position
 from judge.games.machiavelli.core.results import Reason
 from judge.games.machiavelli.core.review import Caution, Caveat
+from judge.language import worded
 from judge.store.models import Game
 from tests.support.harness import Answer, Judge, Sent
 
@@ -321,7 +322,7 @@ def test_M64_votes_for_different_ends_end_nothing_and_stay_secret(voting: Table)
 def test_M64_the_campaign_in_which_every_surviving_player_votes_draw_ends_the_game_in_a_draw(voting: Table) -> None:
     game, position = voting.state()
     assert game.state == "finished" and game.winner is None and position.phase is Phase.OVER
-    assert game.settings["result"].startswith("a draw among all surviving countries in Summer 1454")
+    assert worded(game.settings["result"]).startswith("a draw among all surviving countries in Summer 1454")
     public = voting.results("SU1454C", "Florence")
     assert "Draw (M64)" in public and "1. Naples" in public  # a dummy survives, and shares first place
     assert voting.outcome_of("after", "VOTE NONE") == ("error", "GAME_ENDED")

@@ -281,7 +281,7 @@ def terminate(talk: Conversation, text: str, command: cmd.Terminate) -> None:
     if not confirmed(talk, text, "TERMINATE", command.code, _("TERMINATE ends the game now and for ever and "
                                                               "publishes what its rules keep secret until the end")):
         return
-    published = course.terminate(talk.session, game, talk.settings, talk.now, "the game master ended the game")
+    published = course.terminate(talk.session, game, talk.settings, talk.now, later("the game master ended the game"))
     talk.echo(text, "ok", _("game ended") if published is None else _(
         "game ended; its end's publication is mailed to everyone who played, the game master and the observers, and "
         "says: {intro}", intro=published.intro))
