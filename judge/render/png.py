@@ -40,6 +40,7 @@ from cairosvg.surface import PNGSurface
 from PIL import Image, ImageChops
 
 from judge.engine.position import Position
+from judge.language import current
 from judge.render.board import Board, Shape
 from judge.render.paint import paint, rgb
 from judge.render.svg import (
@@ -319,10 +320,11 @@ class Canvas:
 
 @cache
 def _board_layers(
-    board: Board, powers: tuple[str, ...], letters: tuple[tuple[str, str], ...], width: int
+    board: Board, powers: tuple[str, ...], letters: tuple[tuple[str, str], ...], width: int, language: str
 ) -> tuple[cairo.ImageSurface, cairo.ImageSurface, cairo.ImageSurface, dict[str, Mask]]:
     """Rasters of what lies under and over the land and of the names over everything, and each
-    land province's mask."""
+    land province's mask; the layer over the land holds the legend's key, written in ``language``
+    (the reader's), so they are kept once per language."""
     # A picture with nothing on it has the board's size and fixes the document's frame.
     blank = Picture(board, powers, letters, {}, {}, "", "")
     below, over, names = static_layers(board)
@@ -410,10 +412,11 @@ def picture_to_png(drawing: Picture, width: int = 1200) -> bytes:
     """The PNG of a picture: cached board layers, the land's fills, this phase's marks, and the
     names over them.
 
-    The pictures drawn are remembered by what they show (`Drawn`): the pages of a phase just
-    processed show the maps its results mail carries, drawn once for both."""
-    key = (drawing.board.name, width, drawing.powers, drawing.letters, tuple(sorted(drawing.fills.items())),
-           drawing.marks, drawing.frame, drawing.fog)
+    The pictures drawn are remembered by what they show (`Drawn`), in the language they are written
+    in (the reader's): the pages of a phase just processed show the maps its results mail carries,
+    drawn once for both where the game's language is the reader's."""
+    key = (current(), drawing.board.name, width, drawing.powers, drawing.letters,
+           tuple(sorted(drawing.fills.items())), drawing.marks, drawing.frame, drawing.fog)
     if (png := DRAWN.get(key)) is not None:
         return png
     png = _compose(drawing, width)
@@ -422,7 +425,7 @@ def picture_to_png(drawing: Picture, width: int = 1200) -> bytes:
 
 
 def _compose(drawing: Picture, width: int) -> bytes:
-    under, top, named, masks = _board_layers(drawing.board, drawing.powers, drawing.letters, width)
+    under, top, named, masks = _board_layers(drawing.board, drawing.powers, drawing.letters, width, current())
     canvas = Canvas(under)
     canvas.fill(masks, drawing.fills)
     canvas.layer(top)
