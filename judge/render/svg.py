@@ -511,7 +511,8 @@ class Picture:
     """A drawing in layers: the board's fixed ones, the land's fills, and what this phase adds.
 
     :meth:`svg` joins them into one document; the PNG renderer keeps rasters of the fixed
-    layers (:func:`static_layers`, :func:`legend_key`), of each province's area and of the fog
+    layers (:func:`static_layers`, :func:`legend_powers`, :func:`legend_note` in each language), of each
+    province's area and of the fog
     over each province, and draws only ``marks`` and ``frame`` each time.
     """
 
@@ -812,18 +813,22 @@ def _legend_cell(index: int, count: int, width: float) -> Point:
 
 def legend_key(board: Board, powers: tuple[str, ...], letters: tuple[tuple[str, str], ...] = ()) -> str:
     """The fixed part of the legend: each power's colour (and letter) and name, and how orders are drawn
-    (in the reader's language: kept once per language, `_legend_key`)."""
-    return _legend_key(board, powers, letters, current())
+    (in the reader's language: `legend_note`)."""
+    return legend_group(board, legend_powers(board, powers, letters) + legend_note(board, powers))
+
+
+def legend_group(board: Board, content: str) -> str:
+    """Parts of the legend's fixed part (`legend_powers`, `legend_note`) placed under the map."""
+    return f'<g class="legend-key" transform="translate(0 {_n(TITLE_HEIGHT + board.height)})">{content}</g>'
 
 
 @cache
-def _legend_key(board: Board, powers: tuple[str, ...], letters: tuple[tuple[str, str], ...], language: str) -> str:
-    """`legend_key` written in ``language`` (the reader's: the messages read it)."""
+def legend_powers(board: Board, powers: tuple[str, ...], letters: tuple[tuple[str, str], ...] = ()) -> str:
+    """Each power's colour (and letter) and name in the legend: the same in every language."""
     colours = power_colours(powers)
     marks = dict(letters)
-    top = TITLE_HEIGHT + board.height
     size = 12.5 if len(powers) <= 10 else 11.0
-    parts = [f'<g class="legend-key" transform="translate(0 {_n(top)})">']
+    parts = []
     for i, power in enumerate(powers):
         x, y = _legend_cell(i, len(powers), board.width)
         x += 14
@@ -837,18 +842,26 @@ def _legend_key(board: Board, powers: tuple[str, ...], letters: tuple[tuple[str,
                       font_family=FONT, font_weight="bold")
             )
         parts.append(_text(x + 12, y + 23.5, power_title(power), size, font_family=FONT, font_weight="bold", fill=INK))
+    return "".join(parts)
+
+
+def legend_note(board: Board, powers: tuple[str, ...]) -> str:
+    """How orders are drawn, the legend's last line, in the reader's language (kept once per language:
+    `_legend_note`)."""
+    return _legend_note(board, len(powers), current())
+
+
+@cache
+def _legend_note(board: Board, count: int, language: str) -> str:
+    """`legend_note` written in ``language`` (the reader's: the messages read it)."""
     key = _(
         "arrow: move \u00b7 ring: hold \u00b7 dashed line: support \u00b7 dotted ring: convoy \u00b7 crossed out: "
         "failed \u00b7 dashed unit beside its province: dislodged \u00b7 ringed unit: build"
     )
-    bottom = legend_height(len(powers)) - LEGEND_KEY
+    bottom = legend_height(count) - LEGEND_KEY
     room = board.width - 24  # a language that says it in more letters writes it smaller, inside the picture
     size = 9.5 if _ems(key) * 9.5 <= room else room / _ems(key)
-    parts.append(
-        _text(board.width / 2, bottom + 19, key, size, font_family=FONT, text_anchor="middle", fill="#555555")
-    )
-    parts.append("</g>")
-    return "".join(parts)
+    return _text(board.width / 2, bottom + 19, key, size, font_family=FONT, text_anchor="middle", fill="#555555")
 
 
 def _caption(x: float, y: float, power: str, count: int, caption: str, cell: float) -> str:

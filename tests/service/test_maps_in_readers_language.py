@@ -5,6 +5,7 @@ functions."""
 
 from __future__ import annotations
 
+import io
 import logging
 from collections import Counter
 from pathlib import Path
@@ -106,3 +107,27 @@ def test_a_board_drawn_in_one_language_is_not_served_to_another() -> None:
         french = render_png(position, title="g1")
     assert len({english, italian, french}) == 3
     assert render_png(position, title="g1") == english
+
+
+def test_a_pictures_languages_share_its_body_and_differ_in_its_frame_alone() -> None:
+    """Drawn in three languages, a picture's rows between its title bar and its legend are the same
+    indices of the same palette (composed and compressed once: `judge.render.png.encode_framed`);
+    only the title bar's and the legend's rows differ."""
+    pytest.importorskip("cairocffi")
+    from PIL import Image
+
+    from judge.render.board import load_board
+    from judge.render.png import render_png
+    from judge.render.svg import TITLE_HEIGHT
+
+    position, _ = position_from_data(POSITION)
+    drawn = []
+    for language in ("en", "it", "fr"):
+        with reading(language):
+            drawn.append(Image.open(io.BytesIO(render_png(position, title="g1", width=1200))))
+    width, height = drawn[0].size
+    top, bottom = int(TITLE_HEIGHT * 1.2), int((TITLE_HEIGHT + load_board("standard").height) * 1.2)
+    assert len({bytes(image.getpalette() or ()) for image in drawn}) == 1
+    assert len({image.crop((0, top, width, bottom)).tobytes() for image in drawn}) == 1
+    assert len({image.crop((0, 0, width, top)).tobytes() for image in drawn}) == 3
+    assert len({image.crop((0, bottom, width, height)).tobytes() for image in drawn}) == 3
