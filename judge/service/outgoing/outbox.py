@@ -263,11 +263,15 @@ def _draw(db: Database, waiting: _Waiting) -> None:
     waiting = [mail for mail in waiting if (mail[0], mail[1]) in alive]
     if not waiting:
         return
-    made: dict[tuple[int, str], bytes | None] = {}
+    wanted: dict[int, tuple[Drawn, dict[str, None]]] = {}  # each file, and the languages it is wanted in
     for _, _, files, language in waiting:
         for file in files:
-            if isinstance(file, Drawn) and (id(file), language) not in made:
-                made[(id(file), language)] = _drawn(file, language)
+            if isinstance(file, Drawn):
+                wanted.setdefault(id(file), (file, {}))[1][language] = None
+    made: dict[tuple[int, str], bytes | None] = {}
+    for key, (file, languages) in wanted.items():  # a picture in each of its languages in turn: its body is
+        for language in languages:  # composed once for them all (`judge.render.png.BODIES`)
+            made[(key, language)] = _drawn(file, language)
     mails: _Files = []
     for row_id, message_id, files, language in waiting:
         drawn = [(file, file.data if isinstance(file, Attachment) else made[(id(file), language)]) for file in files]
