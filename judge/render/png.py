@@ -22,7 +22,7 @@ board, the land, the marks, the names: `_body`) is composed once for all its lan
 (`BODIES`), and each language only copies it and writes its words over it; the palette is chosen from
 the body, and the body's rows given their colours and compressed once, a segment of each language's
 zlib stream (`encode_framed`).  The render bench (``bench/render_bench.py``) times a results mail's
-pictures in three languages at 1.7 times one language's, where drawing each language whole took 3.3.
+pictures in three languages at 1.3 times one language's (CPU time), where drawing each language whole took 3.1.
 """
 
 from __future__ import annotations
@@ -457,36 +457,45 @@ def picture_to_png(drawing: Picture, width: int = 1200) -> bytes:
     return png
 
 
-class _Bodies:
-    """The last pictures' bodies (`_compose`): all of a picture but the words of its frame, which
-    are its reader's.  A results mail's picture is drawn once for each language its readers read,
-    one language after the other (`judge.service.outgoing.outbox`): its board, land, marks and
-    names, two thirds of its drawing, are composed once for all of them, and each language only
-    copies the body and writes its words over it.  A body is a raster of the picture's size (6 MB
-    for the standard board): the last `KEPT` are kept."""
+class _Bodies(threading.local):
+    """This thread's last pictures' bodies (`_compose`): all of a picture but the words of its frame,
+    which are its reader's.  A results mail's picture is drawn once for each language its readers
+    read, one language after the other, by one thread (`judge.service.outgoing.outbox`): its board,
+    land, marks and names, two thirds of its drawing, are composed once for all of them, and each
+    language only copies the body and writes its words over it.  A body is a raster of the picture's
+    size (6 MB for the standard board): the last `KEPT` are kept, and the raster of the last one let
+    go is drawn on again by the next body of its size (`raster`), as the thread's canvas is
+    (`_Surfaces`): a new one for each picture, its pages faulted in, cost a single language's
+    picture a tenth more than drawing it whole did."""
 
     KEPT = 2  # a phase's two pictures (the orders, the board after), each drawn in every language
 
     def __init__(self) -> None:
         self.kept: OrderedDict[tuple[object, ...], _Body] = OrderedDict()
-        self.lock = threading.Lock()
+        self.spare: dict[tuple[int, int], cairo.ImageSurface] = {}
 
     def get(self, key: tuple[object, ...]) -> _Body | None:
-        with self.lock:
-            body = self.kept.get(key)
-            if body is not None:
-                self.kept.move_to_end(key)
-            return body
+        body = self.kept.get(key)
+        if body is not None:
+            self.kept.move_to_end(key)
+        return body
 
     def put(self, key: tuple[object, ...], body: _Body) -> None:
-        with self.lock:
-            self.kept[key] = body
-            while len(self.kept) > self.KEPT:
-                self.kept.popitem(last=False)
+        self.kept[key] = body
+        while len(self.kept) > self.KEPT:
+            self._let_go(self.kept.popitem(last=False)[1])
+
+    def raster(self, width: int, height: int) -> cairo.ImageSurface:
+        """A raster for a new body: the last let go of this size, else a new one."""
+        return self.spare.pop((width, height), None) or cairo.ImageSurface(cairo.FORMAT_ARGB32, width, height)
+
+    def _let_go(self, body: _Body) -> None:
+        self.spare[(body.surface.get_width(), body.surface.get_height())] = body.surface
 
     def clear(self) -> None:
-        with self.lock:
-            self.kept.clear()
+        for body in self.kept.values():
+            self._let_go(body)
+        self.kept.clear()
 
 
 BODIES = _Bodies()
@@ -497,35 +506,60 @@ def _compose(drawing: Picture, width: int) -> bytes:
     frame's words in the reader's language, encoded with what its languages share (`encode_framed`).
     The words lie in the title bar and the legend, where no mark of the map reaches, so that writing
     them last draws the pixels writing them in their layers' order drew."""
-    body = _body(drawing, width)
-    canvas = Canvas(body.surface)
+    key = (drawing.board.name, width, drawing.powers, drawing.letters, tuple(sorted(drawing.fills.items())),
+           drawing.marks, drawing.fog)
+    body = BODIES.get(key)
+    if body is None:  # composed on this thread's canvas, and kept: the canvas goes on from it
+        canvas = _body(drawing, width)
+        body = _Body(canvas.surface, canvas.colours, width / drawing.board.width, drawing.board.height)
+        BODIES.put(key, body)
+    else:
+        canvas = Canvas(body.surface)
     note, upper = _note_layer(drawing.board, drawing.powers, width, current())
     canvas.layer(note, 0, upper)
     canvas.paint(drawing.document(drawing.frame, background=False), width / drawing.board.width)
     return encode_framed(canvas.surface, canvas.colours, body)
 
 
-class _Body:
-    """All of a picture but the words of its frame (`_body`): its raster, the rows between its title
-    bar and its legend (``top`` to ``bottom``: the same pixels in every language), and once a PNG of
-    it is written, what every language's PNG shares (`encode_framed`): the palette, and those rows
-    as indices, filtered and compressed."""
+BAND = 16
+"""The rows of a picture's body next to its title bar and to its legend that are checked to be the
+body's before its PNG shares the body's (`encode_framed`): a word reaching into the body would cross
+them."""
 
-    def __init__(self, surface: cairo.ImageSurface, top: int, bottom: int) -> None:
-        self.surface, self.top, self.bottom = surface, top, bottom
+
+class _Body:
+    """All of a picture but the words of its frame (`_body`): a copy of its raster, the rows between its
+    title bar and its legend (``top`` to ``bottom``: the same pixels in every language) and those next
+    to the frame (`BAND`); and once a PNG of it is written, what every language's PNG shares
+    (`encode_framed`): the palette, and those rows as indices, filtered and compressed."""
+
+    def __init__(self, composed: cairo.ImageSurface, colours: Collection[str], scale: float, height: float) -> None:
+        composed.flush()
+        self.surface = BODIES.raster(composed.get_width(), composed.get_height())
+        context = cairo.Context(self.surface)
+        context.set_operator(cairo.OPERATOR_SOURCE)
+        context.set_source_surface(composed)
+        context.paint()
+        self.surface.flush()
+        _DRAWN_WITH[self.surface] = frozenset(colours)  # a language's canvas copies it (`Canvas`)
+        self.top, self.bottom = int(TITLE_HEIGHT * scale), int((TITLE_HEIGHT + height) * scale)
+        self.bands = _bands(self.surface, self.top, self.bottom)
         self.palette: Image.Image | None = None
         self.colours = b""  # the palette's bytes, as the PNG writes them
-        self.rows = b""  # the body's rows as the PNG holds them, each after its filter byte (none)
+        self.rows: bytes | memoryview = b""  # the body's rows as the PNG holds them, each after its filter byte
         self.deflated = b""  # ``rows`` compressed: a segment of the PNG's zlib stream
         self.lock = threading.Lock()
 
 
-def _body(drawing: Picture, width: int) -> _Body:
-    """All of ``drawing`` but the words of its frame, composed once for its languages (`BODIES`)."""
-    key = (drawing.board.name, width, drawing.powers, drawing.letters, tuple(sorted(drawing.fills.items())),
-           drawing.marks, drawing.fog)
-    if (body := BODIES.get(key)) is not None:
-        return body
+def _bands(surface: cairo.ImageSurface, top: int, bottom: int) -> tuple[bytes, bytes]:
+    """The pixels of the body's rows next to the title bar and to the legend (`BAND`)."""
+    stride, data = surface.get_stride(), memoryview(surface.get_data())
+    return (bytes(data[top * stride:min(top + BAND, bottom) * stride]),
+            bytes(data[max(bottom - BAND, top) * stride:bottom * stride]))
+
+
+def _body(drawing: Picture, width: int) -> Canvas:
+    """All of ``drawing`` but the words of its frame, composed on this thread's canvas."""
     under, top, named, masks = _board_layers(drawing.board, drawing.powers, drawing.letters, width)
     canvas = Canvas(under)
     canvas.fill(masks, drawing.fills)
@@ -534,17 +568,7 @@ def _body(drawing: Picture, width: int) -> _Body:
         canvas.layer(*_fog_tile(drawing.board, province, width))
     canvas.paint(drawing.document(map_layer(drawing.marks), background=False), width / drawing.board.width)
     canvas.layer(named)
-    raster = cairo.ImageSurface(cairo.FORMAT_ARGB32, canvas.surface.get_width(), canvas.surface.get_height())
-    context = cairo.Context(raster)
-    context.set_operator(cairo.OPERATOR_SOURCE)
-    context.set_source_surface(canvas.surface)
-    context.paint()
-    raster.flush()
-    _DRAWN_WITH[raster] = frozenset(canvas.colours)
-    scale = width / drawing.board.width
-    body = _Body(raster, int(TITLE_HEIGHT * scale), int((TITLE_HEIGHT + drawing.board.height) * scale))
-    BODIES.put(key, body)
-    return body
+    return canvas
 
 
 def _rgb(surface: cairo.ImageSurface) -> Image.Image:
@@ -560,7 +584,7 @@ def _filtered(indexed: Image.Image) -> bytes:
     return b"\0" + indexed.tobytes("raw", "P", indexed.width + 1)[:-1]
 
 
-def _segment(rows: bytes, last: bool) -> bytes:
+def _segment(rows: bytes | memoryview, last: bool) -> bytes:
     """``rows`` deflated on their own (no window shared with what goes before), ending on a byte: a
     piece of one zlib stream, which the pieces before and after it join (zlib's sync flush)."""
     compressor = deflate.compressobj(LEVEL, deflate.DEFLATED, -15, 9, deflate.Z_DEFAULT_STRATEGY)
@@ -573,29 +597,39 @@ _ZLIB_HEADER = (lambda c: c.compress(b"") + c.flush())(
 
 def encode_framed(surface: cairo.ImageSurface, colours: Iterable[str], body: _Body) -> bytes:
     """The PNG of a picture composed over ``body`` (`_compose`): as `encode_png`, but what its languages
-    share is done once for all of them.  The palette is chosen from the body (the words of the frame
-    drawn in the frame's fixed colours, ``colours``, and the shades the body's own words have), so
-    that it is the same in every language; the body's rows, the same pixels in every language, are
-    given their colours and compressed once, a segment of the PNG's zlib stream (`_segment`), and
-    only the title bar's and the legend's rows each time.  A picture whose body rows are not the
-    body's (a mark reaching into them: never seen) is encoded whole (`encode_png`)."""
+    share is done once for all of them.  The first language drawn chooses the palette from its picture
+    as `encode_png` does (the same pixels: a game read in one language gets the pictures it got before
+    its words were translated), and its body's rows, the same pixels in every language, are given
+    their colours and compressed once, a segment of the PNG's zlib stream (`_segment`); each other
+    language gives only its title bar's and legend's rows their colours, from that palette (its words
+    are in the frame's fixed colours, ``colours``, their edges' shades near the first language's), and
+    compresses them.  A picture whose body rows are not the body's (its words reaching into them,
+    crossing the rows next to the frame: `BAND`; never seen) is encoded whole (`encode_png`).
+
+    Choosing the palette from the body alone, the same whatever language came first, cost a single
+    language's picture a tenth more (the body read again for it), and from the body's rows alone it
+    gave the words' edges shades too far (a 400-pixel map's mean error past half a level)."""
     surface.flush()
-    stride, top, bottom = surface.get_stride(), body.top, body.bottom
-    if memoryview(surface.get_data())[top * stride:bottom * stride] != \
-            memoryview(body.surface.get_data())[top * stride:bottom * stride]:
+    top, bottom = body.top, body.bottom
+    if _bands(surface, top, bottom) != body.bands:
         return encode_png(surface, colours)
     image = _rgb(surface)
     width, height = image.size
+    title: bytes | memoryview
+    legend: bytes | memoryview
     with body.lock:
-        if body.palette is None:
-            body.palette = palette(_rgb(body.surface), colours)
-            rows = image.crop((0, top, width, bottom)).quantize(palette=body.palette, dither=Image.Dither.NONE)
-            body.colours = bytes(rows.getpalette("RGB") or ())
-            body.rows = _filtered(rows)
+        if body.palette is None:  # the first language: the whole picture given its colours at once
+            body.palette = palette(image, colours)  # as `encode_png` chooses it: this language's picture's
+            indexed = image.quantize(palette=body.palette, dither=Image.Dither.NONE)
+            body.colours = bytes(indexed.getpalette("RGB") or ())
+            rows = memoryview(indexed.tobytes("raw", "P", width + 1))  # each row, then the next one's filter byte
+            line = width + 1
+            title, body.rows, legend = (b"\0" + rows[: top * line - 1], rows[top * line - 1 : bottom * line - 1],
+                                        rows[bottom * line - 1 : -1])
             body.deflated = _segment(body.rows, last=False)
-    title = _filtered(image.crop((0, 0, width, top)).quantize(palette=body.palette, dither=Image.Dither.NONE))
-    legend = _filtered(image.crop((0, bottom, width, height)).quantize(palette=body.palette,
-                                                                        dither=Image.Dither.NONE))
+        else:
+            title, legend = (_filtered(image.crop(box).quantize(palette=body.palette, dither=Image.Dither.NONE))
+                             for box in ((0, 0, width, top), (0, bottom, width, height)))
     checksum = deflate.adler32(legend, deflate.adler32(body.rows, deflate.adler32(title)))
     data = b"".join((_ZLIB_HEADER, _segment(title, last=False), body.deflated, _segment(legend, last=True),
                      struct.pack(">I", checksum)))
