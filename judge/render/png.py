@@ -22,7 +22,7 @@ board, the land, the marks, the names: `_body`) is composed once for all its lan
 (`BODIES`), and each language only copies it and writes its words over it; the palette is chosen from
 the body, and the body's rows given their colours and compressed once, a segment of each language's
 zlib stream (`encode_framed`).  The render bench (``bench/render_bench.py``) times a results mail's
-pictures in three languages at 1.3 times one language's (CPU time), where drawing each language whole took 3.1.
+pictures in three languages at 1.4 times one language's (CPU time), where drawing each language whole took 3.0.
 """
 
 from __future__ import annotations
