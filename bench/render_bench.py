@@ -16,7 +16,12 @@ dislodgement) is adjudicated once (not timed).  Then, with ``time.perf_counter``
    another), one after the other: the figure the judge pays per phase;
 4. for comparison, one PNG made by rasterising the whole SVG document with cairosvg
    (``svg_to_png``), which is what the cached layers avoid;
-5. encoding one composed picture (`judge.render.png.encode_png`: the picture's own flat colours
+5. a results mail's pictures (the orders as adjudicated and the board after, PNG, and the board
+   as SVG: what `judge.games.payola.maps.phase_maps` draws) in one language, and in three
+   (English, Italian, French: a game whose players read three languages draws each picture once
+   per language, issue 72), each from a cleared `DRAWN` but with each language's board layers
+   already made (paid once per process), and the ratio of the two;
+6. encoding one composed picture (`judge.render.png.encode_png`: the picture's own flat colours
    and 16 shades for its edges, each pixel given the nearest, zlib at level 5) against the
    encoder of issue 26.4 (Pillow's fast octree over every pixel, zlib at level 6), by turns on
    the same picture, with each one's bytes and its worst pixel against the full-colour picture.
@@ -42,6 +47,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from judge.engine.notation import position_from_data
 from judge.engine.phases import adjudicate
+from judge.language import reading
 from judge.render import png as pictures
 from judge.render import render_svg
 from judge.render.png import render_png, svg_to_png
@@ -60,7 +66,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--width", type=int, default=1200)
     args = parser.parse_args(argv)
     position, orders = position_from_data(MIDGAME)
-    results = adjudicate(position, orders).results
+    outcome = adjudicate(position, orders)
+    results = outcome.results
     powers = list(position.game_map.powers)
 
     def one(power: str) -> bytes:
@@ -92,8 +99,38 @@ def main(argv: list[str] | None = None) -> int:
     seven_total = statistics.median(seq_times)
     report("7 PNG pictures, one after the other:", seven_total, f"({seven_total / 7 * 1000:.1f} ms each)")
     report("1 PNG from the whole SVG with cairosvg (no cached layers):", statistics.median(whole_times))
+    languages(position, results, outcome.position, args.width, args.rounds)
     encoding(position, results, args.rounds * 4)
     return 0
+
+
+LANGUAGES = ("en", "it", "fr")
+
+
+def languages(position: Any, results: Any, after: Any, width: int, rounds: int) -> None:
+    """Item 5: a results mail's pictures in one language, and in three."""
+
+    def mail_pictures(language: str) -> None:
+        with reading(language):
+            render_png(position, results, width=width, title="Bench game S1901M")
+            render_png(after, width=width, title="Bench game F1901M")
+            render_svg(after, title="Bench game F1901M")
+
+    def drawn_in(spoken: tuple[str, ...]) -> None:
+        pictures.DRAWN.clear()
+        for language in spoken:
+            mail_pictures(language)
+
+    drawn_in(LANGUAGES)  # each language's board layers, once per process
+    one: list[float] = []
+    three: list[float] = []
+    for _ in range(rounds):
+        one.append(timed(lambda: drawn_in(LANGUAGES[:1])))
+        three.append(timed(lambda: drawn_in(LANGUAGES)))
+    single, triple = statistics.median(one), statistics.median(three)
+    print(f"{'a results mail' + chr(39) + 's pictures (2 PNG, 1 SVG), one language:':<68}{single * 1000:8.1f} ms")
+    print(f"{'the same in three languages (en, it, fr):':<68}{triple * 1000:8.1f} ms "
+          f"({triple / single:.2f}x one language)")
 
 
 def octree_level6(surface: Any) -> bytes:
@@ -109,18 +146,19 @@ def octree_level6(surface: Any) -> bytes:
 def encoding(position: Any, results: Any, rounds: int) -> None:
     """Item 5: the two encoders by turns on the same composed picture."""
     kept: list[Any] = []
+    framed = pictures.encode_framed
     encode = pictures.encode_png
 
-    def keeping(surface: Any, colours: Any = ()) -> bytes:
+    def keeping(surface: Any, colours: Any, body: Any) -> bytes:
         kept.append((surface, colours))
-        return encode(surface, colours)
+        return framed(surface, colours, body)
 
-    pictures.encode_png = keeping
+    pictures.encode_framed = keeping
     pictures.DRAWN.clear()
     try:
         render_png(position, results, title="Bench game, map for France")
     finally:
-        pictures.encode_png = encode
+        pictures.encode_framed = framed
     surface, colours = kept[0]
     surface.flush()
     full = Image.frombuffer("RGB", (surface.get_width(), surface.get_height()), bytes(surface.get_data()), "raw",

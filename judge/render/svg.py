@@ -64,6 +64,8 @@ from judge.engine.orders import (
 )
 from judge.engine.position import Phase, Position, Season
 from judge.engine.results import OrderResult, Outcome
+from judge.language import current, ngettext
+from judge.language import gettext as _
 from judge.render.board import Board, Point, along, load_board, towards
 from judge.render.palette import (
     IMPASSABLE,
@@ -138,10 +140,20 @@ def _named(x: float, y: float, text: str, size: float, **attrs: str) -> str:
 
 
 def phase_title(phase: Phase) -> str:
-    """``Spring 1901 movement``, ``Fall 1902 retreats``, ``Winter 1903 adjustments``."""
-    season = {Season.SPRING: "Spring", Season.FALL: "Fall", Season.WINTER: "Winter"}[phase.season]
-    kind = {PhaseKind.MOVEMENT: "movement", PhaseKind.RETREAT: "retreats", PhaseKind.ADJUSTMENT: "adjustments"}
-    return f"{season} {phase.year} {kind[phase.kind]}"
+    """``Spring 1901 movement``, ``Fall 1902 retreats``, ``Winter 1903 adjustments``, in the reader's language."""
+    year = phase.year
+    titles = {
+        (Season.SPRING, PhaseKind.MOVEMENT): _("Spring {year} movement", year=year),
+        (Season.SPRING, PhaseKind.RETREAT): _("Spring {year} retreats", year=year),
+        (Season.SPRING, PhaseKind.ADJUSTMENT): _("Spring {year} adjustments", year=year),
+        (Season.FALL, PhaseKind.MOVEMENT): _("Fall {year} movement", year=year),
+        (Season.FALL, PhaseKind.RETREAT): _("Fall {year} retreats", year=year),
+        (Season.FALL, PhaseKind.ADJUSTMENT): _("Fall {year} adjustments", year=year),
+        (Season.WINTER, PhaseKind.MOVEMENT): _("Winter {year} movement", year=year),
+        (Season.WINTER, PhaseKind.RETREAT): _("Winter {year} retreats", year=year),
+        (Season.WINTER, PhaseKind.ADJUSTMENT): _("Winter {year} adjustments", year=year),
+    }
+    return titles[(phase.season, phase.kind)]
 
 
 # -- where things go ----------------------------------------------------------------------
@@ -499,7 +511,8 @@ class Picture:
     """A drawing in layers: the board's fixed ones, the land's fills, and what this phase adds.
 
     :meth:`svg` joins them into one document; the PNG renderer keeps rasters of the fixed
-    layers (:func:`static_layers`, :func:`legend_key`), of each province's area and of the fog
+    layers (:func:`static_layers`, :func:`legend_powers`, :func:`legend_note` in each language), of each
+    province's area and of the fog
     over each province, and draws only ``marks`` and ``frame`` each time.
     """
 
@@ -686,7 +699,7 @@ def picture(
         if area.center is not None:
             owner = position.centers.get(area.id)
             marks.append(_center(area.id, area.center, owner, colours.get(owner, "white") if owner else "white"))
-    for _, placed in sorted(position.units.items()):  # the same picture of a position read back from the store
+    for _province, placed in sorted(position.units.items()):  # the same picture of a position read back from the store
         attrs = _unit_attrs("unit", placed.power, placed.type, placed.location)
         marks.append(
             _unit(placed.type, board.point(placed.location), colours[placed.power], attrs,
@@ -762,9 +775,13 @@ def _center(province: str, at: Point, owner: str | None, fill: str) -> str:
 def _title_bar(position: Position, width: float, title: str | None, date: str | None,
                seen_by: str | None = None) -> str:
     phase = phase_title(position.phase)
-    heading = f"{title}: {phase}" if title else phase
-    if seen_by:
-        heading += f", as {power_title(seen_by)} sees it (hatched: out of sight)"
+    if seen_by and title:
+        heading = _("{game}: {phase}, as {power} sees it (hatched: out of sight)", game=title, phase=phase,
+                    power=power_title(seen_by))
+    elif seen_by:
+        heading = _("{phase}, as {power} sees it (hatched: out of sight)", phase=phase, power=power_title(seen_by))
+    else:
+        heading = _("{game}: {phase}", game=title, phase=phase) if title else phase
     parts = [_text(12, 28, heading, 20, class_="title", font_family=FONT, font_weight="bold", fill=INK)]
     if date:
         parts.append(_text(width - 12, 28, date, 13, class_="date", font_family=FONT, text_anchor="end", fill=INK))
@@ -794,14 +811,24 @@ def _legend_cell(index: int, count: int, width: float) -> Point:
     return (index % columns) * width / columns, (index // columns) * LEGEND_ROW
 
 
-@cache
 def legend_key(board: Board, powers: tuple[str, ...], letters: tuple[tuple[str, str], ...] = ()) -> str:
-    """The fixed part of the legend: each power's colour (and letter) and name, and how orders are drawn."""
+    """The fixed part of the legend: each power's colour (and letter) and name, and how orders are drawn
+    (in the reader's language: `legend_note`)."""
+    return legend_group(board, legend_powers(board, powers, letters) + legend_note(board, powers))
+
+
+def legend_group(board: Board, content: str) -> str:
+    """Parts of the legend's fixed part (`legend_powers`, `legend_note`) placed under the map."""
+    return f'<g class="legend-key" transform="translate(0 {_n(TITLE_HEIGHT + board.height)})">{content}</g>'
+
+
+@cache
+def legend_powers(board: Board, powers: tuple[str, ...], letters: tuple[tuple[str, str], ...] = ()) -> str:
+    """Each power's colour (and letter) and name in the legend: the same in every language."""
     colours = power_colours(powers)
     marks = dict(letters)
-    top = TITLE_HEIGHT + board.height
     size = 12.5 if len(powers) <= 10 else 11.0
-    parts = [f'<g class="legend-key" transform="translate(0 {_n(top)})">']
+    parts = []
     for i, power in enumerate(powers):
         x, y = _legend_cell(i, len(powers), board.width)
         x += 14
@@ -815,16 +842,26 @@ def legend_key(board: Board, powers: tuple[str, ...], letters: tuple[tuple[str, 
                       font_family=FONT, font_weight="bold")
             )
         parts.append(_text(x + 12, y + 23.5, power_title(power), size, font_family=FONT, font_weight="bold", fill=INK))
-    key = (
+    return "".join(parts)
+
+
+def legend_note(board: Board, powers: tuple[str, ...]) -> str:
+    """How orders are drawn, the legend's last line, in the reader's language (kept once per language:
+    `_legend_note`)."""
+    return _legend_note(board, len(powers), current())
+
+
+@cache
+def _legend_note(board: Board, count: int, language: str) -> str:
+    """`legend_note` written in ``language`` (the reader's: the messages read it)."""
+    key = _(
         "arrow: move \u00b7 ring: hold \u00b7 dashed line: support \u00b7 dotted ring: convoy \u00b7 crossed out: "
         "failed \u00b7 dashed unit beside its province: dislodged \u00b7 ringed unit: build"
     )
-    bottom = legend_height(len(powers)) - LEGEND_KEY
-    parts.append(
-        _text(board.width / 2, bottom + 19, key, 9.5, font_family=FONT, text_anchor="middle", fill="#555555")
-    )
-    parts.append("</g>")
-    return "".join(parts)
+    bottom = legend_height(count) - LEGEND_KEY
+    room = board.width - 24  # a language that says it in more letters writes it smaller, inside the picture
+    size = 9.5 if _ems(key) * 9.5 <= room else room / _ems(key)
+    return _text(board.width / 2, bottom + 19, key, size, font_family=FONT, text_anchor="middle", fill="#555555")
 
 
 def _caption(x: float, y: float, power: str, count: int, caption: str, cell: float) -> str:
@@ -855,6 +892,13 @@ def _ems(text: str, bold: bool = False) -> float:
                narrow if c in " .,:;'!|ijlfrt" else other for c in text)
 
 
+def counts(centers: int, units: int) -> str:
+    """A power's line of the legend, ``5 centers, 4 units``: each count in its own plural form (the
+    language's rule), the two in the order the language puts them."""
+    return _("{centers}, {units}", centers=ngettext("{count} center", "{count} centers", centers),
+             units=ngettext("{count} unit", "{count} units", units))
+
+
 def _legend(position: Position, width: float, top: float, counted: Collection[str] | None,
             captions: Mapping[str, str]) -> str:
     """The changing part of the legend: each (``counted``) power's count of centers and units, and
@@ -869,7 +913,7 @@ def _legend(position: Position, width: float, top: float, counted: Collection[st
         x, y = _legend_cell(i, len(powers), width)
         parts.append(
             f'<g class="power" data-power="{power}" data-centers="{centers}" data-units="{units}">'
-            + _text(x + 26, y + 38, f"{centers} centers, {units} units", 10, font_family=FONT, fill=INK)
+            + _text(x + 26, y + 38, counts(centers, units), 10, font_family=FONT, fill=INK)
             + (_caption(x, y, power, len(powers), captions[power], width / legend_columns(len(powers)))
                if power in captions else "")
             + "</g>"

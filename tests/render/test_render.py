@@ -267,15 +267,15 @@ def test_every_pixel_of_a_power_s_colour_is_that_colour_in_the_png(monkeypatch: 
     from judge.render import png as pictures
 
     drawn: list[Image.Image] = []
-    encode = pictures.encode_png
+    encode = pictures.encode_framed  # a map's picture is encoded with what its languages share (issue 72)
 
-    def keeping(surface: Any, colours: Any = ()) -> bytes:
+    def keeping(surface: Any, colours: Any, body: Any) -> bytes:
         surface.flush()
         drawn.append(Image.frombuffer("RGBA", (surface.get_width(), surface.get_height()), bytes(surface.get_data()),
                                       "raw", "BGRA", surface.get_stride(), 1).convert("RGB"))
-        return encode(surface, colours)
+        return encode(surface, colours, body)
 
-    monkeypatch.setattr(pictures, "encode_png", keeping)
+    monkeypatch.setattr(pictures, "encode_framed", keeping)
     monkeypatch.setattr(pictures, "DRAWN", pictures.Drawn())
     position = Position.initial(load_map("world"))
     png = Image.open(io.BytesIO(render_png(position, title="World"))).convert("RGB")

@@ -34,7 +34,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import cache
-from typing import Any
+from typing import Any, Literal, overload
 
 from sqlalchemy.orm import Session
 
@@ -113,7 +113,8 @@ def public_lines(done: Done) -> list[str]:
 
 
 def captions(state: ExchangeState) -> dict[str, str]:
-    """Each corporation's line in the map's legend: its CEO, leaderless, or liquidated (E36)."""
+    """Each corporation's line in the map's legend: its CEO, leaderless, or liquidated (E36), in the
+    reader's language."""
     return {c: _("liquidated") if c in state.liquidated else _("CEO {ceo}", ceo=state.ceos[c]) if c in state.ceos
             else _("leaderless") for c in state.corporations}
 
@@ -371,28 +372,43 @@ def _phase_maps(game: str, before: Position, results: Sequence[OrderResult], aft
     from judge.render.png import render_png
 
     phase, following = str(before.phase), str(after.phase)
-    named = captions(state)
     ordered = tuple(results)
+    # The captions are words of the legend: written when drawn, in the language each picture is drawn in.
     return [Drawn(f"{game}-{phase}-orders.png", "image/png",
-                  lambda: render_png(before, ordered, title=f"{game} {phase}", captions=named), role="orders"),
+                  lambda: render_png(before, ordered, title=f"{game} {phase}", captions=captions(state)),
+                  role="orders"),
             Drawn(f"{game}-{following}.png", "image/png",
-                  lambda: render_png(after, title=f"{game} {following}", captions=named), role="board"),
+                  lambda: render_png(after, title=f"{game} {following}", captions=captions(state)), role="board"),
             Drawn(f"{game}-{following}.svg", "image/svg+xml",
-                  lambda: render_svg(after, title=f"{game} {following}", captions=named).encode(), role="board"),
+                  lambda: render_svg(after, title=f"{game} {following}", captions=captions(state)).encode(),
+                  role="board"),
             Drawn(f"{game}-{phase}-orders.svg", "image/svg+xml",
-                  lambda: render_svg(before, ordered, title=f"{game} {phase}", captions=named).encode(),
+                  lambda: render_svg(before, ordered, title=f"{game} {phase}", captions=captions(state)).encode(),
                   role="orders", spare=True)]
 
 
-def position_map(game: str, position: Position, state: ExchangeState, role: Role = "") -> list[Attachment]:
+@overload
+def position_map(game: str, position: Position, state: ExchangeState, role: Literal[""] = "") -> list[Attachment]: ...
+
+
+@overload
+def position_map(game: str, position: Position, state: ExchangeState, *, role: Literal["board"]) -> list[Drawn]: ...
+
+
+def position_map(game: str, position: Position, state: ExchangeState,
+                 role: Role = "") -> list[Attachment] | list[Drawn]:
     """The board, each corporation's CEO in its legend: for MAP (no ``role``: asked for, every reader
-    gets it), and as a mail's board (``role="board"``: kept for the readers who chose it)."""
+    gets it, drawn now in the answer's language), and as a mail's board (``role="board"``: kept for the
+    readers who chose it, drawn once the change is committed in each reader's language, `Drawn`)."""
     if _png_unavailable():
         return []
     from judge.render.png import render_png
 
+    phase = str(position.phase)
+    if role:
+        return [Drawn(f"{game}-{phase}.png", "image/png",
+                      lambda: render_png(position, title=f"{game} {phase}", captions=captions(state)), role=role)]
     try:
-        phase = str(position.phase)
         return [Attachment(f"{game}-{phase}.png", "image/png",
                            render_png(position, title=f"{game} {phase}", captions=captions(state)), role=role)]
     except Exception:

@@ -64,6 +64,9 @@ from judge.games.machiavelli.core.board import Board
 from judge.games.machiavelli.core.campaign import CampaignRecord
 from judge.games.machiavelli.core.orders import Advance, Besiege, Convert, Hold, Order, Support, Transport, UnitRef
 from judge.games.machiavelli.core.position import Independent, Owner, Phase, Position, Unit, UnitKind
+from judge.games.machiavelli.views import season_text
+from judge.language import SOURCE, current, ngettext
+from judge.language import gettext as _
 from judge.render.board import Board as Drawing
 from judge.render.board import Shape, along, towards
 from judge.render.board import parse_board as parse_drawing
@@ -456,8 +459,9 @@ def _gate(gate: Gate) -> str:
     posts = "".join(f'<circle cx="{_n(x)}" cy="{_n(y)}" r="2" fill="{colour}" stroke="white" stroke-width="0.8"/>'
                     for x, y in gate.line)
     attrs = _attrs(class_="strait", data_name=gate.name, data_controller=gate.controller or "")
-    held = f", controlled from {gate.controller}" if gate.controller else ", controlled by nobody"
-    return (f'<g{attrs}><title>the strait of {escape(gate.name)}{escape(held)}</title>'
+    said = (_("the strait of {strait}, controlled from {area}", strait=gate.name, area=gate.controller)
+            if gate.controller else _("the strait of {strait}, controlled by nobody", strait=gate.name))
+    return (f'<g{attrs}><title>{escape(said)}</title>'
             f'<path d="{d}" stroke="white" stroke-width="4.2" stroke-linecap="round"/>'
             f'<path d="{d}" stroke="{colour}" stroke-width="2.6" stroke-dasharray="3 1.6"/>{posts}</g>')
 
@@ -466,8 +470,9 @@ def _gate(gate: Gate) -> str:
 
 
 @cache
-def _borders(geometry: Geometry) -> str:
-    """Borders, crossings and gates: what every picture of the board shares under its marks."""
+def _borders(geometry: Geometry, language: str) -> str:
+    """Borders, crossings and gates: what every picture of the board shares under its marks (the
+    gates' titles written in ``language``, the reader's: the messages read it)."""
     drawing = geometry.drawing
     parts = [
         f'<path class="border sea" d="{drawing.borders["sea"]}" fill="none" stroke="#7D9AB0" '
@@ -692,16 +697,16 @@ def _key(geometry: Geometry) -> list[str]:
     """How the marks read, a line each: cities, then units and orders, then (where the board has
     them) the straits nobody controls and the crossings fleets make."""
     key = [
-        "city: square fortified \u00b7 circle unfortified \u00b7 diamond fortress \u00b7 blue ring port \u00b7 "
-        "digit: major city \u00b7 fill: who controls it (dark red: rebelling)",
-        "disc: army \u00b7 ship: fleet \u00b7 tower: garrison \u00b7 dashed ring: siege \u00b7 hatched: rebellion "
-        "\u00b7 red chain: strait \u00b7 arrow: advance \u00b7 dashed: support \u00b7 crossed: failed",
+        _("city: square fortified \u00b7 circle unfortified \u00b7 diamond fortress \u00b7 blue ring port \u00b7 "
+          "digit: major city \u00b7 fill: who controls it (dark red: rebelling)"),
+        _("disc: army \u00b7 ship: fleet \u00b7 tower: garrison \u00b7 dashed ring: siege \u00b7 hatched: rebellion "
+          "\u00b7 red chain: strait \u00b7 arrow: advance \u00b7 dashed: support \u00b7 crossed: failed"),
     ]
     extra = []
     if any(gate.controller is None for gate in geometry.gates):
-        extra.append("grey chain: a strait nobody controls")
+        extra.append(_("grey chain: a strait nobody controls"))
     if geometry.fleet_crossings:
-        extra.append("blue dots: a crossing for fleets (an army crosses only if transported)")
+        extra.append(_("blue dots: a crossing for fleets (an army crosses only if transported)"))
     return [*key, " \u00b7 ".join(extra)] if extra else key
 
 
@@ -709,40 +714,50 @@ def _heading(position: Position, orders: bool = False, record: CampaignRecord | 
     """What the picture shows: a campaign's orders carried out (``record``), orders as given
     (``orders``), or the board awaiting the next letters."""
     if record is not None:
-        return f"{record.season}, the campaign's orders carried out (failures crossed out)"
+        return _("{season}, the campaign's orders carried out (failures crossed out)",
+                 season=season_text(record.season))
+    season = season_text(position.season)
     if orders:
-        return f"{position.season}, the campaign's orders as given"
-    awaited = {Phase.A: "the spring's orders (A) awaited", Phase.C: "the campaign's orders (C) awaited",
-               Phase.OVER: "the game is over"}[position.phase]
-    return f"{position.season}, {awaited}"
+        return _("{season}, the campaign's orders as given", season=season)
+    if position.phase is Phase.A:
+        return _("{season}, the spring's orders (A) awaited", season=season)
+    if position.phase is Phase.C:
+        return _("{season}, the campaign's orders (C) awaited", season=season)
+    return _("{season}, the game is over", season=season)
 
 
-def _count(number: int, one: str, many: str) -> str:
-    return f"{number} {one if number == 1 else many}"
+def _counts(cities: int, units: int, eliminated: bool) -> str:
+    """A country's line of the legend: its cities and its units, each in its plural form, and whether it
+    is eliminated."""
+    held = ngettext("{count} city", "{count} cities", cities)
+    kept = ngettext("{count} unit", "{count} units", units)
+    if eliminated:
+        return _("{cities}, {units} (eliminated)", cities=held, units=kept)
+    return _("{cities}, {units}", cities=held, units=kept)
 
 
 def _legend(board: Board, geometry: Geometry, position: Position, style: _Style, top: float, width: float) -> str:
     """Each power's colour and letter, its cities and units; the independents; how the marks read."""
-    entries: list[tuple[str, str, str, str]] = []
+    entries: list[tuple[str, str, str, str, str]] = []  # the name kept, the name shown, colour, letter, counts
     cities = [code for code, area in board.areas.items() if area.city is not None and not area.city.fortress]
     for power in board.powers:
         held = sum(1 for code in cities if position.city_controller(code) == power)
         units = len(position.units_of(power))
-        gone = " (eliminated)" if power in position.eliminated else ""
-        entries.append((power, style.colours[power], style.marks[power],
-                        f"{_count(held, 'city', 'cities')}, {_count(units, 'unit', 'units')}{gone}"))
+        entries.append((power, power, style.colours[power], style.marks[power],
+                        _counts(held, units, power in position.eliminated)))
     independents = [u for u in position.units.values() if isinstance(u.owner, Independent)]
-    entries.append(("Independent", INDEPENDENT, "i", _count(len(independents), "unit", "units")))
+    entries.append(("Independent", _("Independent"), INDEPENDENT, "i",
+                    ngettext("{count} unit", "{count} units", len(independents))))
     columns = _legend_columns(len(entries))
     parts = [f'<g class="legend" transform="translate(0 {_n(top)})">']
-    for i, (name, colour, letter, counts) in enumerate(entries):
+    for i, (name, shown, colour, letter, counts) in enumerate(entries):
         x, y = (i % columns) * width / columns + 16, (i // columns) * LEGEND_ROW + 16
         parts.append(
             f'<g class="player" data-player="{escape(name)}">'
             f'<circle cx="{_n(x)}" cy="{_n(y)}" r="7" fill="{colour}" stroke="{INK}" stroke-width="1.2"/>'
             + _text((x, y + 3), letter, 7.5 if len(letter) == 1 else 6.5, fill=ink_on(colour), text_anchor="middle",
                     font_family=FONT, font_weight="bold")
-            + _text((x + 12, y - 1), name, 11, fill=INK, font_family=FONT, font_weight="bold")
+            + _text((x + 12, y - 1), shown, 11, fill=INK, font_family=FONT, font_weight="bold")
             + _text((x + 12, y + 10), counts, 9, fill=INK, font_family=FONT)
             + "</g>"
         )
@@ -829,8 +844,8 @@ def _picture(board: Board, geometry: Geometry, position: Position, title: str,
     painter = _Orders(board, geometry, position, style)
     marks += [painter.draw(item) for item in _drawn_orders(position, orders, record)]
     heading = _heading(position, orders is not None, record)
-    title_bar = _text((12, 28), f"{title}: {heading}", 18, class_="title", fill=INK, font_family=FONT,
-                      font_weight="bold")
+    title_bar = _text((12, 28), _("{game}: {heading}", game=title, heading=heading), 18, class_="title", fill=INK,
+                      font_family=FONT, font_weight="bold")
     legend = _legend(board, geometry, position, style, TITLE_HEIGHT + geometry.height, width)
     return _Picture(width, height, fills, "".join(land), "".join(rebellions), "".join(marks), title_bar + legend)
 
@@ -853,8 +868,8 @@ def render_svg(
     does not fit the board.
     """
     drawn = _picture(board, geometry, position, title, orders, record)
-    return drawn.document(_map(_under(geometry) + drawn.land + drawn.rebellions + _borders(geometry) + drawn.marks
-                               + _names(board, geometry)), drawn.frame, background=True)
+    return drawn.document(_map(_under(geometry) + drawn.land + drawn.rebellions + _borders(geometry, current())
+                               + drawn.marks + _names(board, geometry)), drawn.frame, background=True)
 
 
 @cache
@@ -865,7 +880,7 @@ def _fixed(board: Board, geometry: Geometry, width: int) -> tuple[Any, Any, Any,
 
     blank = _Picture(*picture_size(board, geometry), {}, "", "", "", "")
     under = rasterise(blank.document(_map(_under(geometry)), background=True), width)
-    borders = rasterise(blank.document(_map(_borders(geometry))), width)
+    borders = rasterise(blank.document(_map(_borders(geometry, SOURCE))), width)  # its titles are not drawn
     names = rasterise(blank.document(_map(_names(board, geometry))), width)
     land = ((code, geometry.drawing.areas[code].shape) for code, area in board.areas.items() if not area.is_sea)
     return under, borders, names, land_masks(land, width / geometry.width, TITLE_HEIGHT)

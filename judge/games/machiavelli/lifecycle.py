@@ -122,7 +122,7 @@ def title_of(board: Board) -> str:
 
 
 def no_map() -> str:
-    """The line a mail without a map carries instead (`pictures.NO_MAP`), in the reader's language."""
+    """The line a mail without a map carries instead, in the reader's language."""
     return _("(no map is attached: this board has no drawing yet, or this judge draws none; the board is listed "
              "above)")
 

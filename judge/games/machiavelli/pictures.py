@@ -5,7 +5,8 @@ mail goes without it (the failure is logged), and the game goes on; it is drawn 
 that mails it is committed (`judge.api.Drawn`).  A map is drawn where the
 board has a drawing (`judge.games.machiavelli.drawing`: the classic board of 1454 and AoP's of
 1459 have one) and where the Cairo library loads (said once in the log when it does not: the
-mails then go without maps, as Payola's do); a mail without one says why in a line (`NO_MAP`).
+mails then go without maps, as Payola's do); a mail without one says why in a line
+(`judge.games.machiavelli.lifecycle.no_map`).
 A campaign's mail carries its operations as carried out, the failed ones crossed out (PNG), and
 the board it leaves (PNG, and SVG, which any size of screen or printer draws sharp); the start,
 a spring's and a takeover's briefing carry the board the same way.  The pages show the board as
@@ -25,9 +26,6 @@ from judge.games.machiavelli.drawing import GeometryError, load_geometry, render
 from judge.render import png_missing
 
 log = logging.getLogger("judge")
-
-NO_MAP = "(no map is attached: this board has no drawing yet, or this judge draws none; the board is listed above)"
-"""What a mail says where its map would be, when it has none."""
 
 
 def position_map(settings: Settings, game: str, board: Board, position: Position, title: str,

@@ -15,7 +15,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Collection, Iterable
 from functools import cache
-from typing import Any
+from typing import Any, Literal, overload
 
 from judge.api import Attachment, Drawn, Role
 from judge.engine.position import Position
@@ -61,19 +61,34 @@ def _seen(sight: tuple[str, Collection[str]] | None) -> dict[str, Any]:
     return {"counted": (power,), "seen_by": power, "view": view}
 
 
+@overload
 def position_map(game: str, position: Position, sight: tuple[str, Collection[str]] | None = None,
-                 role: Role = "") -> list[Attachment]:
-    """The current board, for MAP (asked for: no ``role``, every reader gets it) and the start mail and
-    a briefing (``role="board"``: the host keeps it for the readers who chose it); ``sight``: as in
-    `phase_maps`."""
+                 role: Literal[""] = "") -> list[Attachment]: ...
+
+
+@overload
+def position_map(game: str, position: Position, sight: tuple[str, Collection[str]] | None = None, *,
+                 role: Literal["board"]) -> list[Drawn]: ...
+
+
+def position_map(game: str, position: Position, sight: tuple[str, Collection[str]] | None = None,
+                 role: Role = "") -> list[Attachment] | list[Drawn]:
+    """The current board, for MAP (asked for: no ``role``, every reader gets it, drawn now in the
+    answer's language) and the start mail and a briefing (``role="board"``: the host keeps it for the
+    readers who chose it, and draws it once the change is committed in each reader's language,
+    `Drawn`); ``sight``: as in `phase_maps`."""
     if png_unavailable():
         return []
     from judge.render.png import render_png
 
+    phase = str(position.phase)
+    seen = _seen(sight)
+    if role:
+        return [Drawn(f"{game}-{phase}.png", "image/png", lambda: render_png(position, title=f"{game} {phase}", **seen),
+                      role=role)]
     try:
-        phase = str(position.phase)
-        return [Attachment(f"{game}-{phase}.png", "image/png",
-                           render_png(position, title=f"{game} {phase}", **_seen(sight)), role=role)]
+        return [Attachment(f"{game}-{phase}.png", "image/png", render_png(position, title=f"{game} {phase}", **seen),
+                           role=role)]
     except Exception:
         log.exception("the map of %s could not be drawn", game)
         return []

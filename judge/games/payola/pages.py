@@ -50,6 +50,7 @@ from judge.engine.notation import position_from_data, position_to_data, results_
 from judge.engine.position import Position
 from judge.games.payola import lifecycle, public
 from judge.games.payola.maps import png_unavailable
+from judge.language import current
 from judge.render import render_svg
 
 log = logging.getLogger("judge")
@@ -155,7 +156,7 @@ def _map(folder: Path, game: str, position: Position, results: Sequence[Mapping[
 
     phase, title = str(position.phase), public.title_of(str(position.phase))
     kind = "board" if results is None else "orders"
-    drawn = [game, kind, position_to_data(position), results]
+    drawn = [game, kind, position_to_data(position), results, current()]  # a page's words are in its language
     stem = f"{phase}-{kind}-{hashlib.sha256(json.dumps(drawn, sort_keys=True).encode()).hexdigest()[:12]}"
     png, svg = folder / f"{stem}.png", folder / f"{stem}.svg"
     try:

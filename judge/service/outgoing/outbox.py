@@ -71,7 +71,7 @@ from sqlalchemy import Table, case, delete, exists, func, insert, select, update
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session
 
-from judge.language import current
+from judge.language import current, reading
 from judge.mail.outbound import (
     Attachment,
     Drawn,
@@ -159,7 +159,7 @@ def queue(
     if quiet:
         return row_id
     if drawing:
-        _drawings(session).append((row_id, message_id, tuple(attachments)))
+        _drawings(session).append((row_id, message_id, tuple(attachments), current()))
         return row_id
     for attachment in attachments:  # the ORM writes a file after its blob, if that is new
         assert isinstance(attachment, Attachment)
@@ -215,8 +215,8 @@ def release(session: Session, address: str, game_id: int) -> int:
 
 
 # Mails waiting for drawings (id and Message-ID: a row a rolled-back savepoint queued may leave its id to
-# another, on SQLite), and their files.
-_Waiting = list[tuple[int, str, tuple[Attachment | Drawn, ...]]]
+# another, on SQLite), their files, and the language they are written in (their reader's: their pictures' too).
+_Waiting = list[tuple[int, str, tuple[Attachment | Drawn, ...], str]]
 
 
 def _drawings(session: Session) -> _Waiting:
@@ -249,8 +249,9 @@ def draw(db: Database, waiting: _Waiting) -> None:
 
 
 def _draw(db: Database, waiting: _Waiting) -> None:
-    """Draw the files of the mails ``waiting`` (each `Drawn` once, however many mails carry it),
-    then give them their files and make them due, in one transaction (`_attach`).  A mail gone (a
+    """Draw the files of the mails ``waiting`` (each `Drawn` once per language of the mails that carry
+    it, however many they are: a picture's words are its reader's, `judge.language.reading`), then give
+    them their files and make them due, in one transaction (`_attach`).  A mail gone (a
     savepoint that queued it was rolled back) or left (it waited so long it went without:
     `DRAWING_TIME`) is left alone; a drawing that fails is logged and its mail goes without it.  A
     database that will not store the files (a full disk) leaves the mails waiting and the files
@@ -258,22 +259,22 @@ def _draw(db: Database, waiting: _Waiting) -> None:
     with db.transaction() as session:
         alive = {(row_id, message_id): game for row_id, message_id, game in session.execute(
             select(Outbox.id, Outbox.message_id, Game.name).outerjoin(Game, Game.id == Outbox.game_id)
-            .where(Outbox.id.in_([row_id for row_id, _, _ in waiting]), Outbox.status.in_(_NOT_LEFT)))}
-    waiting = [(row_id, message_id, files) for row_id, message_id, files in waiting if (row_id, message_id) in alive]
+            .where(Outbox.id.in_([row_id for row_id, _, _, _ in waiting]), Outbox.status.in_(_NOT_LEFT)))}
+    waiting = [mail for mail in waiting if (mail[0], mail[1]) in alive]
     if not waiting:
         return
-    made: dict[int, bytes | None] = {}
-    for _, _, files in waiting:
+    wanted: dict[int, tuple[Drawn, dict[str, None]]] = {}  # each file, and the languages it is wanted in
+    for _, _, files, language in waiting:
         for file in files:
-            if isinstance(file, Drawn) and id(file) not in made:
-                try:
-                    made[id(file)] = file.draw()
-                except Exception:
-                    log.exception("%s could not be drawn; its mails go without it", file.filename)
-                    made[id(file)] = None
+            if isinstance(file, Drawn):
+                wanted.setdefault(id(file), (file, {}))[1][language] = None
+    made: dict[tuple[int, str], bytes | None] = {}
+    for key, (file, languages) in wanted.items():  # a picture in each of its languages in turn: its body is
+        for language in languages:  # composed once for them all (`judge.render.png.BODIES`)
+            made[(key, language)] = _drawn(file, language)
     mails: _Files = []
-    for row_id, message_id, files in waiting:
-        drawn = [(file, file.data if isinstance(file, Attachment) else made[id(file)]) for file in files]
+    for row_id, message_id, files, language in waiting:
+        drawn = [(file, file.data if isinstance(file, Attachment) else made[(id(file), language)]) for file in files]
         mails.append((row_id, message_id, tuple(file if isinstance(file, Attachment) else
                                                 Attachment(file.filename, file.content_type, data)
                                                 for file, data in drawn if data is not None)))
@@ -281,6 +282,16 @@ def _draw(db: Database, waiting: _Waiting) -> None:
         _attach(db, mails)
     except REFUSED as exc:
         KEPT.keep(mails, exc, sorted({game for game in alive.values() if game}))
+
+
+def _drawn(file: Drawn, language: str) -> bytes | None:
+    """The bytes of ``file`` drawn in ``language``, or None (logged) if the drawing fails."""
+    try:
+        with reading(language):
+            return file.draw()
+    except Exception:
+        log.exception("%s could not be drawn; its mails go without it", file.filename)
+        return None
 
 
 def _attach(db: Database, mails: _Files) -> tuple[int, int]:

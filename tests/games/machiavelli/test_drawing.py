@@ -899,3 +899,31 @@ def test_the_png_looks_like_the_svg_rasterised_whole(name: str) -> None:
         difference = ImageStat.Stat(ImageChops.difference(Image.open(io.BytesIO(fast)).convert("RGB"),
                                                           Image.open(io.BytesIO(whole)).convert("RGB"))).mean
         assert max(difference) < 0.5  # out of 255: antialiasing at a few edges, nothing drawn differently
+
+
+@pytest.mark.parametrize(("language", "heading", "counts", "independent", "key", "strait"), [
+    ("it", "Absence of Plague: Primavera 1459, in attesa degli ordini di primavera (A)", "4 città, 0 unità",
+     "Indipendenti", "catena grigia: uno stretto che nessuno controlla", "lo stretto di "),
+    ("fr", "Absence of Plague : Printemps 1459, ordres du printemps (A) attendus", "4 villes, 0 unité",
+     "Indépendants", "chaîne grise : un détroit que personne ne contrôle", "le détroit de "),
+])
+def test_the_drawings_words_are_in_the_readers_language(language: str, heading: str, counts: str, independent: str,
+                                                        key: str, strait: str) -> None:
+    """The title, the legend's counts and key, the independents' name and the straits' titles, in the
+    reader's language (issue 72); the names of the areas and the countries stay the board's."""
+    from judge.language import add_catalogue, reading
+
+    add_catalogue("judge.games.machiavelli")  # as the kinds' registry does
+    with reading(language):
+        svg = render_svg(AOP, load_geometry("aop"), AOP.start, title="Absence of Plague")
+        orders = render_svg(BOARD, load_geometry(), fall_campaign().expending.position, title="Orders",
+                            record=fall_campaign())
+    english = render_svg(AOP, load_geometry("aop"), AOP.start, title="Absence of Plague")
+    players = {g.get("data-player"): "".join(g.itertext()) for g in groups(svg, "player")}
+    assert list(players) == [*AOP.powers, "Independent"]
+    assert counts in players["Florence"] and independent in players["Independent"]
+    title = next(e for e in ET.fromstring(svg).iter(f"{SVG}text") if e.get("class") == "title")
+    assert title.text == heading
+    assert key in svg and strait in svg and "the strait of" not in svg and "cities" not in svg
+    assert "the strait of" in english and "grey chain" in english and "città" not in english
+    assert "campaign's orders" not in orders and "(failures crossed out)" not in orders

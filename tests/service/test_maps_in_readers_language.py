@@ -1,0 +1,133 @@
+"""A map's words are its reader's (issue 72): each results mail carries pictures whose title bar and
+legend are written in its reader's language, each picture drawn once per language of the mails that
+carry it, never once per mail; and the drawing's words alone, in every language, for the pure
+functions."""
+
+from __future__ import annotations
+
+import io
+import logging
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from judge.engine.notation import position_from_data
+from judge.engine.position import Phase
+from judge.language import reading
+from judge.render.svg import phase_title, render_svg
+from tests.support.harness import Judge, two_player_game
+
+ALICE, BOB = "alice@example.org", "bob@example.org"
+OBSERVERS = ("o1@example.org", "o2@example.org")
+
+ENGLISH_KEY = "arrow: move \u00b7 ring: hold"
+ITALIAN_KEY = "freccia: movimento \u00b7 cerchio: fermo"
+FRENCH_KEY = "flèche : mouvement \u00b7 cercle : tenir"
+
+
+def _svg(mail: Any) -> str:
+    return next(data.decode() for name, (kind, data) in mail.attachments.items() if kind == "image/svg+xml")
+
+
+def test_each_reader_gets_the_maps_in_their_language_each_drawn_once_a_language(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    pytest.importorskip("cairocffi")
+    from judge.render import png
+
+    judge = two_player_game(Judge(tmp_path, maps=True, maps_default="all"))
+    judge.send(ALICE, "SET LANGUAGE it")
+    judge.send(BOB, "SET LANGUAGE fr")
+    for observer in OBSERVERS:
+        judge.send(observer, "OBSERVE g1")
+    judge.send(ALICE, "SIGNON FRANCE@g1 alice-pw\n3 : A PAR - BUR\n2 : F BRE - MAO")
+    judge.new_mail()
+    composed: Counter[str] = Counter()
+    compose = png._compose
+
+    def counting(drawing: Any, width: int) -> bytes:
+        composed[drawing.frame] += 1
+        return compose(drawing, width)
+
+    monkeypatch.setattr(png, "_compose", counting)
+    png.DRAWN.clear()
+    with caplog.at_level(logging.WARNING, logger="judge"):
+        judge.process("g1", force=True)
+    assert not [r for r in caplog.records if "written in" in r.getMessage() and "results" in r.getMessage()]
+    # two PNGs (the orders, the board after) in each of three languages (English: the two observers')
+    assert len(composed) == 6 and set(composed.values()) == {1}
+    results = {m.to: m for m in judge.new_mail() if m.subject == "g1 S1901M results"}
+    italian, french = _svg(results[ALICE]), _svg(results[BOB])
+    english = {_svg(results[observer]) for observer in OBSERVERS}
+    assert len(english) == 1
+    observed = english.pop()
+    assert "g1 F1901M: Autunno 1901, movimenti" in italian
+    assert ITALIAN_KEY in italian and "centri," in italian and ENGLISH_KEY not in italian
+    assert " centers, " not in italian and "movement" not in italian
+    assert FRENCH_KEY in french and "centres, " in french and ENGLISH_KEY not in french
+    assert "Automne 1901, mouvements" in french and "g1 F1901M : " in french
+    assert ENGLISH_KEY in observed and "Fall 1901 movement" in observed and " centers, " in observed
+    pngs = {to: {data for name, (kind, data) in mail.attachments.items() if kind == "image/png"}
+            for to, mail in results.items()}
+    assert pngs[OBSERVERS[0]] == pngs[OBSERVERS[1]]  # the same bytes for the readers of one language
+    assert not pngs[ALICE] & pngs[BOB] and not pngs[ALICE] & pngs[OBSERVERS[0]]
+
+
+POSITION = {"phase": "S1901M", "units": {"FRANCE": ["A PAR", "F BRE"], "GERMANY": ["A MUN"]},
+            "centers": {"FRANCE": ["PAR", "BRE"], "GERMANY": ["MUN"]}}
+
+
+def test_a_boards_words_are_in_the_readers_language() -> None:
+    position, _ = position_from_data(POSITION)
+    with reading("it"):
+        italian = render_svg(position, title="g1 S1901M", seen_by="FRANCE", view=("PAR", "BRE"), counted=("FRANCE",))
+        assert phase_title(Phase.parse("W1902A")) == "Inverno 1902, aggiustamenti"
+    with reading("fr"):
+        french = render_svg(position, {"GERMANY": ["A MUN H"]}, title="g1 S1901M")
+        assert phase_title(Phase.parse("F1902R")) == "Automne 1902, retraites"
+    english = render_svg(position, title="g1 S1901M", seen_by="FRANCE", view=("PAR", "BRE"), counted=("FRANCE",))
+    assert "g1 S1901M: Primavera 1901, movimenti, come la vede France (tratteggiato: fuori vista)" in italian
+    assert "2 centri, 2 unità" in italian and ITALIAN_KEY in italian
+    assert "g1 S1901M : Printemps 1901, mouvements" in french and "1 centre, 1 unité" in french
+    assert FRENCH_KEY in french and ENGLISH_KEY not in french + italian
+    assert "g1 S1901M: Spring 1901 movement, as France sees it (hatched: out of sight)" in english
+    assert "2 centers, 2 units" in english and ENGLISH_KEY in english
+
+
+def test_a_board_drawn_in_one_language_is_not_served_to_another() -> None:
+    pytest.importorskip("cairocffi")
+    from judge.render.png import render_png
+
+    position, _ = position_from_data(POSITION)
+    english = render_png(position, title="g1")
+    with reading("it"):
+        italian = render_png(position, title="g1")
+    with reading("fr"):
+        french = render_png(position, title="g1")
+    assert len({english, italian, french}) == 3
+    assert render_png(position, title="g1") == english
+
+
+def test_a_pictures_languages_share_its_body_and_differ_in_its_frame_alone() -> None:
+    """Drawn in three languages, a picture's rows between its title bar and its legend are the same
+    indices of the same palette (composed and compressed once: `judge.render.png.encode_framed`);
+    only the title bar's and the legend's rows differ."""
+    pytest.importorskip("cairocffi")
+    from PIL import Image
+
+    from judge.render.board import load_board
+    from judge.render.png import render_png
+    from judge.render.svg import TITLE_HEIGHT
+
+    position, _ = position_from_data(POSITION)
+    drawn = []
+    for language in ("en", "it", "fr"):
+        with reading(language):
+            drawn.append(Image.open(io.BytesIO(render_png(position, title="g1", width=1200))))
+    width, height = drawn[0].size
+    top, bottom = int(TITLE_HEIGHT * 1.2), int((TITLE_HEIGHT + load_board("standard").height) * 1.2)
+    assert len({bytes(image.getpalette() or ()) for image in drawn}) == 1
+    assert len({image.crop((0, top, width, bottom)).tobytes() for image in drawn}) == 1
+    assert len({image.crop((0, 0, width, top)).tobytes() for image in drawn}) == 3
+    assert len({image.crop((0, bottom, width, height)).tobytes() for image in drawn}) == 3
