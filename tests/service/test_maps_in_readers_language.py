@@ -62,11 +62,11 @@ def test_each_reader_gets_the_maps_in_their_language_each_drawn_once_a_language(
     english = {_svg(results[observer]) for observer in OBSERVERS}
     assert len(english) == 1
     observed = english.pop()
-    assert "g1 F1901M: Autunno 1901, movimenti" in italian
+    assert "g1 F1901M: Autunno 1901, movimento" in italian
     assert ITALIAN_KEY in italian and "centri," in italian and ENGLISH_KEY not in italian
     assert " centers, " not in italian and "movement" not in italian
     assert FRENCH_KEY in french and "centres, " in french and ENGLISH_KEY not in french
-    assert "Automne 1901, mouvements" in french and "g1 F1901M : " in french
+    assert "Automne 1901, mouvement" in french and "g1 F1901M : " in french
     assert ENGLISH_KEY in observed and "Fall 1901 movement" in observed and " centers, " in observed
     pngs = {to: {data for name, (kind, data) in mail.attachments.items() if kind == "image/png"}
             for to, mail in results.items()}
@@ -87,9 +87,9 @@ def test_a_boards_words_are_in_the_readers_language() -> None:
         french = render_svg(position, {"GERMANY": ["A MUN H"]}, title="g1 S1901M")
         assert phase_title(Phase.parse("F1902R")) == "Automne 1902, retraites"
     english = render_svg(position, title="g1 S1901M", seen_by="FRANCE", view=("PAR", "BRE"), counted=("FRANCE",))
-    assert "g1 S1901M: Primavera 1901, movimenti, come la vede France (tratteggiato: fuori vista)" in italian
+    assert "g1 S1901M: Primavera 1901, movimento, come la vede France (tratteggiato: fuori vista)" in italian
     assert "2 centri, 2 unità" in italian and ITALIAN_KEY in italian
-    assert "g1 S1901M : Printemps 1901, mouvements" in french and "1 centre, 1 unité" in french
+    assert "g1 S1901M : Printemps 1901, mouvement" in french and "1 centre, 1 unité" in french
     assert FRENCH_KEY in french and ENGLISH_KEY not in french + italian
     assert "g1 S1901M: Spring 1901 movement, as France sees it (hatched: out of sight)" in english
     assert "2 centers, 2 units" in english and ENGLISH_KEY in english
