@@ -92,7 +92,7 @@ from judge.engine.position import Position
 from judge.engine.results import OrderResult
 from judge.games.payola import maps, public, seating, views
 from judge.games.payola.store import LedgerRow, PayolaPhase, lists_of, phase_of, seat_of, seats_of, votes_of
-from judge.language import current, reading
+from judge.language import SOURCE, current, reading
 from judge.payola.acceptance import AcceptanceError, AcceptanceList, parse_acceptance
 from judge.payola.blind import Sight, witness
 from judge.payola.determination import Determination, PowerInput, determine_orders
@@ -509,7 +509,14 @@ def loyal_orders(position: Position, given: dict[str, list[Order | str]],
 
 def process_phase(session: Session, game: Game, settings: Settings, now: datetime, closing: Closing) -> PhaseChange:
     """Adjudicate the current phase, open the next one (or say the game is won), queue the mails,
-    each saying the ``closing``'s notes first (`judge.service.hosting.kinds.Phases.process`)."""
+    each saying the ``closing``'s notes first (`judge.service.hosting.kinds.Phases.process`).  What the
+    phase keeps (its results, an order's reason, the report) is kept in English whoever's mail closed the
+    phase; each mail is written in its reader's language."""
+    with reading(SOURCE):
+        return _process_phase(session, game, settings, now, closing)
+
+
+def _process_phase(session: Session, game: Game, settings: Settings, now: datetime, closing: Closing) -> PhaseChange:
     row = current_phase(session, game)
     assert row is not None
     kept = phase_of(session, row)
