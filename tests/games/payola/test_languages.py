@@ -88,7 +88,9 @@ def test_the_start_mail_is_in_each_readers_language(tmp_path: Path) -> None:
         if language != "en":
             judge.send(address, f"SET LANGUAGE {language}")
     start_game(judge, "g1", "", ((ALICE, "FRANCE"), (BOB, "GERMANY"), (CAROL, "ENGLAND")))
-    started: dict[str, Sent] = {m.to: m for m in judge.new_mail() if m.subject == "g1 starts"}
+    started: dict[str, Sent] = {m.to: m for m in judge.new_mail()
+                                if m.subject in ("g1 starts", "g1 comincia", "g1 commence")}
+    assert [started[a].subject for a in (ALICE, BOB, CAROL)] == ["g1 comincia", "g1 commence", "g1 starts"]
     assert "La partita g1 è cominciata (standard)." in started[ALICE].body
     assert "La partie g1 a commencé (standard)." in started[BOB].body
     assert "Game g1 has started (standard)." in started[CAROL].body
@@ -144,7 +146,7 @@ def test_a_transfer_is_answered_and_told_each_in_its_readers_language(tmp_path: 
     assert not [r for r in caplog.records if "for a reader of" in r.getMessage()]
     assert "5 AgP envoyés à France ; votre solde est de " in judge.last_to(BOB).body
     told = judge.last_to(ALICE)
-    assert told.subject == "g1 transfer received"
+    assert told.subject == "g1: trasferimento ricevuto"
     assert "Partita g1: Germany ti ha mandato 5 AgP." in told.body and "sent you" not in told.body
 
 
