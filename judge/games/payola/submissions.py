@@ -523,10 +523,16 @@ def describe(offer: Offer) -> str:
             runs.append([term, 1])
     amounts = [_run_words(number == 0, count, term.amount, term.plateau)
                for number, (term, count) in enumerate(runs)]
-    orders = _joined([str(order) for order in offer.orders], lambda first, then: _("{first} or {then}", first=first,
-                                                                                     then=then))
-    return _("read as {amounts}; {offer}", amounts=_joined(amounts, lambda first, then: _(
-        "{first} and {then}", first=first, then=then)), offer=_kind_words(offer.kind, orders))
+    orders = _joined([str(order) for order in offer.orders], _either)
+    return _("read as {amounts}; {offer}", amounts=_joined(amounts, _both), offer=_kind_words(offer.kind, orders))
+
+
+def _either(first: str, then: str) -> str:
+    return _("{first} or {then}", first=first, then=then)
+
+
+def _both(first: str, then: str) -> str:
+    return _("{first} and {then}", first=first, then=then)
 
 
 def _savings_or_comment(line: str) -> str:
