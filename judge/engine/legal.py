@@ -68,10 +68,12 @@ from judge.engine.orders import (
     lexicon,
 )
 from judge.engine.position import Dislodgement, PlacedUnit, Position
+from judge.language import gettext as _
 
 
 class Illegal(Enum):
-    """One reason per rule an order can break; the value is the message shown to players."""
+    """One reason per rule an order can break; the value is the reason in English (what the results keep),
+    `message` the sentence shown to a player, in the reader's language."""
 
     NO_UNIT = "there is no unit there"
     NOT_YOUR_UNIT = "that unit belongs to another power"
@@ -109,8 +111,48 @@ class Illegal(Enum):
 
     @property
     def message(self) -> str:
-        return self.value
+        """The reason in the reader's language (`judge.language`); the value stays the English the results keep."""
+        return _worded()[self]
 
+
+def _worded() -> dict[Illegal, str]:
+    """Each reason as the reader reads it (`Illegal.message`)."""
+    return {
+        Illegal.NO_UNIT: _("there is no unit there"),
+        Illegal.NOT_YOUR_UNIT: _("that unit belongs to another power"),
+        Illegal.WRONG_PHASE: _("that kind of order cannot be given in this phase"),
+        Illegal.NOT_DISLODGED: _("only dislodged units are ordered in a retreat phase"),
+        Illegal.OWN_PROVINCE: _("a unit cannot move to the province it is in"),
+        Illegal.ARMY_TO_SEA: _("an army cannot move to a sea province"),
+        Illegal.FLEET_INLAND: _("a fleet cannot move to an inland province"),
+        Illegal.IMPASSABLE: _("that province is impassable"),
+        Illegal.NOT_ADJACENT: _("the destination is not adjacent and no convoy route exists"),
+        Illegal.NO_CONVOY_ROUTE: _("no chain of fleets could convoy that move"),
+        Illegal.COAST_NEEDED: _("the destination has two coasts the fleet could reach: name one"),
+        Illegal.WRONG_COAST: _("the fleet cannot reach that coast"),
+        Illegal.SUPPORT_SELF: _("a unit cannot support itself"),
+        Illegal.SUPPORT_OWN_PROVINCE: _("a unit cannot support a move into its own province"),
+        Illegal.SUPPORT_UNREACHABLE: _("the supporting unit could not move to that province itself"),
+        Illegal.SUPPORT_ACROSS_STRAIT: _("no support is given across a weak strait"),
+        Illegal.CLOSED: _("that province is closed this season: nothing moves or supports into or out of it"),
+        Illegal.NO_SUPPORTED_UNIT: _("there is no unit to support there"),
+        Illegal.SUPPORTED_MOVE_ILLEGAL: _("the supported unit could not make that move"),
+        Illegal.CONVOY_NOT_AT_SEA: _("only a fleet in a sea province can convoy"),
+        Illegal.CONVOY_NOT_ARMY: _("only armies can be convoyed"),
+        Illegal.CONVOY_NOT_ON_ROUTE: _("the fleet is not on any convoy route for that move"),
+        Illegal.RETREAT_OCCUPIED: _("the unit cannot retreat there: the province is occupied"),
+        Illegal.RETREAT_TO_ATTACKER: _("the unit cannot retreat to the province its attacker came from"),
+        Illegal.RETREAT_TO_STANDOFF: _("the unit cannot retreat there: the province was left empty by a standoff "
+                                       "this turn"),
+        Illegal.NO_ADJUSTMENT: _("this power has no builds or removals to make"),
+        Illegal.BUILD_NOT_HOME: _("builds are only allowed in home supply centers"),
+        Illegal.BUILD_NOT_CENTER: _("builds are only allowed in supply centers"),
+        Illegal.BUILD_NOT_OWNED: _("the power does not own that supply center"),
+        Illegal.BUILD_OCCUPIED: _("that province is occupied"),
+        Illegal.BUILD_NEEDS_TYPE: _("say whether to build an army or a fleet (and the coast)"),
+        Illegal.BUILD_FLEET_INLAND: _("a fleet cannot be built inland"),
+        Illegal.BUILD_NEEDS_COAST: _("a fleet built there needs a coast"),
+    }
 
 @dataclass(frozen=True, slots=True)
 class Verdict:

@@ -63,6 +63,7 @@ from types import MappingProxyType
 from typing import Any
 
 from judge.engine.values import TextValue
+from judge.language import gettext as _
 
 
 class MapError(ValueError):
@@ -260,7 +261,7 @@ class GameMap:
         """Resolve an id, alias or full name (any case) to the province id."""
         found = self.names.get(text) or self.names.get(normalise_name(text))
         if found is None:
-            raise MapError(f"unknown province '{text.strip()}'")
+            raise MapError(_("unknown province '{name}'", name=text.strip()))
         return found
 
     def location(self, text: str) -> Location:
@@ -320,7 +321,7 @@ class GameMap:
 
 
 def _location_of(token: str) -> Location:
-    prov, _, coast = token.partition("/")
+    prov, _slash, coast = token.partition("/")
     return Location(prov, coast or None)
 
 

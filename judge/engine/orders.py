@@ -30,6 +30,7 @@ from typing import Any, TypeVar, get_args
 
 from judge.engine.map import GameMap, Location, MapError, normalise_name
 from judge.engine.values import TextValue
+from judge.language import gettext as _
 
 
 class OrderSyntaxError(ValueError):
@@ -433,9 +434,24 @@ def leads_with_place(text: str, game_map: GameMap) -> bool:
     return len(tokens) > 1 and tokens[1].kind != "LOC"
 
 
+def _expected(what: str, found: str | None) -> str:
+    """What a player is told when ``what`` (a place of an order: `_place`) is missing, in whole sentences;
+    ``found`` is what stood there (None: the order ended)."""
+    if found is None:
+        found = _("end of order")
+    return {
+        "unit": _("expected the province of a unit, found '{found}'", found=found),
+        "supported": _("expected the province of the supported unit, found '{found}'", found=found),
+        "convoyed": _("expected the province of the convoyed army, found '{found}'", found=found),
+        "destination": _("expected a destination, found '{found}'", found=found),
+        "supported move": _("expected the supported move's destination, found '{found}'", found=found),
+        "convoy": _("expected the convoy's destination, found '{found}'", found=found),
+    }[what]
+
+
 def _location(tok: _Token | None, game_map: GameMap, what: str) -> Location:
     if tok is None:
-        raise OrderSyntaxError(f"expected {what}")
+        raise OrderSyntaxError(_expected(what, None))
     try:
         return game_map.location(tok.text)
     except MapError as exc:
@@ -452,15 +468,14 @@ def _place(tokens: _Tokens, game_map: GameMap, what: str) -> Location:
             tokens.pos += 1
             tok = candidate
     if tok is None:
-        found = tokens.items[tokens.pos].text if not tokens.done() else "end of order"
-        raise OrderSyntaxError(f"expected {what}, found '{found}'")
+        raise OrderSyntaxError(_expected(what, tokens.items[tokens.pos].text if not tokens.done() else None))
     return _location(tok, game_map, what)
 
 
-def _unit(tokens: _Tokens, lex: Lexicon, what: str = "a unit") -> Unit:
+def _unit(tokens: _Tokens, lex: Lexicon, what: str = "unit") -> Unit:
     kind = tokens.take("A", "F")
     unit_type = None if kind is None else UnitType(kind.kind)
-    return lex.unit(unit_type, _place(tokens, lex.game_map, f"the province of {what}"))
+    return lex.unit(unit_type, _place(tokens, lex.game_map, what))
 
 
 def parse_order(text: str, game_map: GameMap, phase: PhaseKind = PhaseKind.MOVEMENT) -> Order:
@@ -475,7 +490,7 @@ def _parse_free(text: str, lex: Lexicon, phase: PhaseKind) -> Order:
     """Parse any notation the tokeniser understands."""
     tokens = _Tokens(_tokenise(text, lex), text)
     if tokens.done():
-        raise OrderSyntaxError("empty order")
+        raise OrderSyntaxError(_("empty order"))
     if tokens.take("WAIVE"):
         order: Order = lex.make(Waive)
     elif tokens.take("B"):
@@ -486,7 +501,7 @@ def _parse_free(text: str, lex: Lexicon, phase: PhaseKind) -> Order:
     else:
         order = _unit_order(tokens, lex, phase)
     if not tokens.done():
-        raise OrderSyntaxError(f"unexpected '{tokens.rest()}' at the end of the order")
+        raise OrderSyntaxError(_("unexpected '{rest}' at the end of the order", rest=tokens.rest()))
     return order
 
 
@@ -502,23 +517,23 @@ def _unit_order(tokens: _Tokens, lex: Lexicon, phase: PhaseKind) -> Order:
     if tokens.take("D"):
         return lex.make(Remove, unit) if phase is PhaseKind.ADJUSTMENT else lex.make(Disband, unit)
     if tokens.take("-"):
-        dest = _place(tokens, game_map, "a destination")
+        dest = _place(tokens, game_map, "destination")
         if tokens.take("VIA"):
             tokens.take("C")  # VIA alone is VIA CONVOY (the diplomacy package's and DPjudge's notation)
             if phase is PhaseKind.RETREAT:
-                raise OrderSyntaxError("a retreat cannot be convoyed")
+                raise OrderSyntaxError(_("a retreat cannot be convoyed"))
             return lex.make(Move, unit, dest, True)
         return lex.make(Retreat, unit, dest) if phase is PhaseKind.RETREAT else lex.make(Move, unit, dest, False)
     if tokens.take("S"):
-        supported = _unit(tokens, lex, "the supported unit")
+        supported = _unit(tokens, lex, "supported")
         if tokens.take("-"):
-            return lex.make(SupportMove, unit, supported, _place(tokens, game_map, "the supported move's destination"))
+            return lex.make(SupportMove, unit, supported, _place(tokens, game_map, "supported move"))
         tokens.take("H")
         return lex.make(SupportHold, unit, supported)
     if tokens.take("C"):
-        army = _unit(tokens, lex, "the convoyed army")
+        army = _unit(tokens, lex, "convoyed")
         if not tokens.take("-"):
-            raise OrderSyntaxError("a convoy order needs the army's move: C A LON - NWY")
-        return lex.make(Convoy, unit, army, _place(tokens, game_map, "the convoy's destination"))
-    found = tokens.items[tokens.pos].text
-    raise OrderSyntaxError(f"expected H, -, S or C after '{unit}', found '{found}'")
+            raise OrderSyntaxError(_("a convoy order needs the army's move: C A LON - NWY"))
+        return lex.make(Convoy, unit, army, _place(tokens, game_map, "convoy"))
+    raise OrderSyntaxError(_("expected H, -, S or C after '{unit}', found '{found}'", unit=unit,
+                             found=tokens.items[tokens.pos].text))

@@ -77,7 +77,7 @@ def check_all(position: Position, orders: Mapping[str, Sequence[Order | str]]) -
 
 def _invalid(why: str | Illegal) -> tuple[str, str]:
     """The reason and detail of an order that could not be read (``why``: the text) or is illegal."""
-    return ("unreadable", why) if isinstance(why, str) else ("illegal", why.message)
+    return ("unreadable", why) if isinstance(why, str) else ("illegal", why.value)
 
 
 # An order as given, once checked: its result when it is invalid, else the province of its

@@ -10,6 +10,7 @@ from judge.engine.legal import check_order
 from judge.engine.map import GameMap
 from judge.engine.orders import Order, OrderSyntaxError, PhaseKind, parse_order
 from judge.engine.position import Position
+from judge.language import gettext as _
 
 
 def choices(line: str) -> list[str]:
@@ -36,7 +37,7 @@ def shape_of(line: str, game_map: GameMap, kind: PhaseKind) -> str | None:
     orders, ``|`` alternatives for a retreat alone, each read for its shape."""
     first, *alternatives = choices(line)
     if alternatives and kind is not PhaseKind.RETREAT:
-        return "alternatives (|) are given only for a retreat"
+        return _("alternatives (|) are given only for a retreat")
     try:
         for text in (first, *alternatives):
             parse_order(text, game_map, kind)
@@ -70,5 +71,6 @@ def read_now(position: Position, power: str, line: str) -> tuple[str | None, str
     if isinstance(chosen, str):
         return None, chosen, None
     text, order = chosen
-    why = "" if text == first else f"{first} is not possible now, and the first alternative that is was taken"
+    why = "" if text == first else _("{order} is not possible now, and the first alternative that is was taken",
+                                      order=first)
     return text, why, order

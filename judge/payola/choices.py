@@ -8,11 +8,18 @@ from collections.abc import Callable, Sequence
 
 from judge.engine.legal import legal_orders
 from judge.engine.position import Position
+from judge.language import gettext as _
 
 MOST = 3
 """The most notes a unit's orders take: past them, its supports and convoys are not listed."""
 HELPS = ("S ", "C ")  # a support's or a convoy's short form begins so
 UNLISTED = "S/C: a unit may also support or convoy any unit it can reach, where not listed above."
+"""The note ending a form whose supports and convoys are not all listed, in English (`unlisted_note` words it)."""
+
+
+def unlisted_note() -> str:
+    """`UNLISTED` in the reader's language: the form's "S/C:" stays, a comment line the parser skips."""
+    return _("S/C: a unit may also support or convoy any unit it can reach, where not listed above.")
 
 
 def unit_choices(position: Position, power: str,
@@ -33,4 +40,4 @@ def unit_choices(position: Position, power: str,
             chunks, unlisted = listed(unit, moves), unlisted or bool(helps)
         notes.extend(chunks)
         units.append(unit)
-    return units, [*notes, UNLISTED] if unlisted else notes
+    return units, [*notes, unlisted_note()] if unlisted else notes

@@ -139,9 +139,6 @@ _OFFER = re.compile(r"^(?P<amounts>[0-9*#+\s]*)(?P<kind>[:!>@&])\s*(?P<rest>.*)$
 _TERM = re.compile(r"^(?:(?P<rep>\d+)\s*\*\s*)?(?P<amount>\d+)\s*(?:(?P<hash>#)\s*(?P<plateau>\d*))?$")
 _SAVINGS = re.compile(r"^(?P<amount>\d+)\s*\$$")
 _KINDS = {kind.value: kind for kind in OfferKind}
-_ARTICLES = {UnitType.ARMY: "an army", UnitType.FLEET: "a fleet"}
-
-
 @dataclass(frozen=True, slots=True)
 class Limits:
     """What one offer sheet may hold (see the module's header for why these numbers)."""
@@ -250,18 +247,18 @@ def shape_error(text: str, game_map: GameMap, options: Options, limits: Limits =
         if match is None or not match["amounts"].strip():
             return _not_an_offer(body)
         if options.classic and _KINDS[match["kind"]] is not OfferKind.DIRECT:
-            return "only direct offers (:) are allowed in Payola Classic"
+            return _("only direct offers (:) are allowed in Payola Classic")
         for part in match["amounts"].split("+"):
             _term(part.strip(), options.classic, limits)
     except (_LineError, ValueError) as exc:
         return str(exc)
     first, *alternatives = (part.strip() for part in match["rest"].split("|"))
     if options.classic and alternatives:
-        return "alternatives (|) are not allowed in Payola Classic"
+        return _("alternatives (|) are not allowed in Payola Classic")
     try:
         order = parse_order(first, game_map)
         if not isinstance(order, MovementOrder):
-            return f"'{first}' is not a movement order"
+            return _("'{order}' is not a movement order", order=first)
         for alternative in alternatives:
             parse_order(f"{order.unit} {alternative}", game_map)
     except OrderSyntaxError as exc:
@@ -357,7 +354,7 @@ class PhaseReader:
             except _LineError as exc:
                 return str(exc)
         if classic:
-            return "augmentation (+) is not allowed in Payola Classic"
+            return _("augmentation (+) is not allowed in Payola Classic")
         known = self._amounts
         terms: list[Term] = []
         total = 0
@@ -370,7 +367,7 @@ class PhaseReader:
             terms.extend(read[0])
             total += read[1]
             if len(terms) > self.limits.terms:
-                return f"an offer can hold at most {self.limits.terms} amounts, repetitions counted"
+                return _("an offer can hold at most {limit} amounts, repetitions counted", limit=self.limits.terms)
         return tuple(terms), total
 
     def _read(self, rest: str) -> _Reading:
@@ -386,9 +383,9 @@ class PhaseReader:
             return _Reading(placed, (), order, bool(alternatives))
         orders = [order]
         for text in alternatives:
-            normal = self._alternative(placed.unit, text) if text else "empty alternative after '|'"
+            normal = self._alternative(placed.unit, text) if text else _("empty alternative after '|'")
             if not isinstance(normal, str) and normal in orders:
-                normal = f"the order '{normal}' appears twice in this offer"
+                normal = _("the order '{order}' appears twice in this offer", order=normal)
             if isinstance(normal, str):
                 return _Reading(placed, (), normal, True)
             orders.append(normal)
@@ -403,13 +400,15 @@ class PhaseReader:
         except OrderSyntaxError as exc:
             return str(exc)
         if not isinstance(order, MovementOrder):
-            return f"'{text}' is not a movement order"
+            return _("'{order}' is not a movement order", order=text)
         ordered = order.unit
         placed = position.units.get(ordered.province)
         if placed is None:
-            return f"there is no unit {ordered} on the board"
+            return _("there is no unit {unit} on the board", unit=ordered)
         if ordered.type is not None and ordered.type is not placed.type:
-            return f"the unit in {ordered.province} is {_ARTICLES[placed.type]} ({placed.unit})"
+            if placed.type is UnitType.ARMY:
+                return _("the unit in {province} is an army ({unit})", province=ordered.province, unit=placed.unit)
+            return _("the unit in {province} is a fleet ({unit})", province=ordered.province, unit=placed.unit)
         return placed, self._legal(order, placed.unit)
 
     def _alternative(self, unit: Unit, text: str) -> MovementOrder | str:
@@ -420,7 +419,8 @@ class PhaseReader:
             try:
                 parsed = parse_order(f"{unit} {text}", self.position.game_map)
             except OrderSyntaxError as exc:
-                found = f"alternative '{text}': {exc} (give only the order part after '|')"
+                found = _("alternative '{text}': {reason} (give only the order part after '|')", text=text,
+                          reason=exc)
             else:
                 found = self._legal(parsed, unit)
             self._alternatives[key] = found
@@ -429,7 +429,8 @@ class PhaseReader:
     def _legal(self, order: Order, unit: Unit) -> MovementOrder | str:
         normal = self._normal_form(self.position, None, order)
         if isinstance(normal, Illegal):
-            return f"'{order}' is not a legal order for {unit}: {normal.message}"
+            return _("'{order}' is not a legal order for {unit}: {reason}", order=order, unit=unit,
+                     reason=normal.message)
         assert isinstance(normal, MovementOrder)
         return normal
 

@@ -35,6 +35,8 @@ from judge.engine.position import Phase
 from judge.games.payola import commands, lifecycle
 from judge.games.payola.commands import OfferLine, OrderLine
 from judge.games.payola.lifecycle import free_home_centers
+from judge.language import gettext as _
+from judge.language import ngettext
 from judge.payola.ahead_orders import read_now, shape_of
 from judge.payola.offers import shape_error
 
@@ -48,7 +50,7 @@ def following(phase: str) -> tuple[str, ...]:
     """The `CYCLE` phases of the board that may come after ``phase``, nearest first."""
     names = []
     season, year, kind = phase[0], int(phase[1:-1]), phase[-1]
-    for _ in range(CYCLE):
+    for _step in range(CYCLE):
         season, kind = _NEXT[season, kind]
         year += season == "S" and kind == "M"
         names.append(f"{season}{year:04d}{kind}")
@@ -62,13 +64,13 @@ def check_ahead(game: Game, phase: str, command: Command) -> str | None:
     game_map = load_map(game.variant)
     if isinstance(command, OfferLine):
         if kind is not PhaseKind.MOVEMENT:
-            return f"offers are only taken in a movement phase, and {phase} is not one"
+            return _("offers are only taken in a movement phase, and {phase} is not one", phase=phase)
         return shape_error(command.text, game_map, options)
     if not isinstance(command, OrderLine):
-        return (f"not kept for {phase}: this command acts when it is read, not in a phase; send it outside the "
-                "PHASE block to do it now")
+        return _("not kept for {phase}: this command acts when it is read, not in a phase; send it outside the "
+                 "PHASE block to do it now", phase=phase)
     if kind is PhaseKind.MOVEMENT and not options.loyal_units:
-        return f"in a movement phase units are bribed, not ordered: send offers for {phase}"
+        return _("in a movement phase units are bribed, not ordered: send offers for {phase}", phase=phase)
     return shape_of(command.text, game_map, kind)
 
 
@@ -95,9 +97,11 @@ def read_ahead(session: Session, game: Game, seat: str, lines: Sequence[str]) ->
             continue
         if isinstance(order, Build | Remove | Disband) and position.phase.kind is PhaseKind.ADJUSTMENT:
             if room <= 0:
-                taken.append((line, None, f"your centres allow {due - room} build(s) now, and the lines before it "
-                              "took them" if due > 0 else f"you must remove {-due} unit(s) now, and the lines "
-                              "before it did"))
+                taken.append((line, None, ngettext(
+                    "your centres allow {count} build now, and the lines before it took it",
+                    "your centres allow {count} builds now, and the lines before it took them", due - room)
+                    if due > 0 else ngettext("you must remove {count} unit now, and the lines before it did",
+                                             "you must remove {count} units now, and the lines before it did", -due)))
                 continue
             room -= 1
         taken.append((line, text, why))

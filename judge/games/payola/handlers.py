@@ -99,7 +99,8 @@ def transfer_money(talk: Turn, text: str, command: Transfer) -> None:
     if api.is_played(player):
         assert player is not None and player.address is not None
         with writing_to(talk.session, talk.settings, player.address, game):
-            talk.send(to=player.address, subject=f"{game.name} transfer received", kind="transfer", game_id=game.id,
+            talk.send(to=player.address, subject=_("{game} transfer received", game=game.name), kind="transfer",
+                      game_id=game.id,
                       body=render("payola/transfer", game=game, sender=power, amount=command.amount,
                                   balance=balance[receiver]))
 

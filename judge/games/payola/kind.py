@@ -292,7 +292,8 @@ class PayolaCommands(Commands):
                           balance=lifecycle.balances(talk.session, game)[seat],
                           acceptance=seat_of(talk.session, player).acceptance,
                           statement=statement, last=last.name if last else None, drawn=bool(drawn), blind=blind)
-            queue(talk.session, talk.settings, to=address, subject=f"{game.name}: your briefing as {power_title(seat)}",
+            subject = _("{game}: your briefing as {power}", game=game.name, power=power_title(seat))
+            queue(talk.session, talk.settings, to=address, subject=subject,
                   kind="notice", now=talk.now, game_id=game.id, body=body, attachments=drawn, opens=seat)
 
     def resigned(self, talk: Turn, game: Game, seat: str) -> str:

@@ -92,7 +92,8 @@ from judge.engine.position import Position
 from judge.engine.results import OrderResult
 from judge.games.payola import maps, public, seating, views
 from judge.games.payola.store import LedgerRow, PayolaPhase, lists_of, phase_of, seat_of, seats_of, votes_of
-from judge.language import current, reading
+from judge.language import SOURCE, current, ngettext, reading
+from judge.language import gettext as _
 from judge.payola.acceptance import AcceptanceError, AcceptanceList, parse_acceptance
 from judge.payola.blind import Sight, witness
 from judge.payola.determination import Determination, PowerInput, determine_orders
@@ -147,7 +148,7 @@ _BALANCES = (select(_LEDGER.power, func.sum(_LEDGER.amount)).where(_LEDGER.game_
 
 
 def position_of(row: PhaseRow) -> Position:
-    position, _ = position_from_data(row.position)
+    position, _unused = position_from_data(row.position)
     return position
 
 
@@ -331,7 +332,7 @@ def start_game(session: Session, game: Game, settings: Settings, now: datetime) 
     session.flush()
     position = Position.initial(the_map)
     _open_phase(session, game, position, now)
-    _, entries = void_start({}, position, options_of(game))  # rule 6.2: powers with units and no center (Void)
+    _funds, entries = void_start({}, position, options_of(game))  # rule 6.2: powers with units and no center (Void)
     for entry in entries:
         session.add(LedgerRow(game_id=game.id, power=entry.power, amount=entry.amount, kind=entry.kind.value,
                               note=entry.note, phase=str(position.phase), created_at=now))
@@ -355,15 +356,15 @@ def start_game(session: Session, game: Game, settings: Settings, now: datetime) 
                 attached = maps.position_map(game.name, sight.after, (player.seat, sight.view), role="board")
             with writing_to(session, settings, player.address, game):
                 reason = why[player.id].why if player.id in why else ""
-                queue(session, settings, to=player.address, subject=f"{game.name} starts", kind="start", now=now,
-                      game_id=game.id, attachments=attached, opens=player.seat,
+                queue(session, settings, to=player.address, subject=_("{game} starts", game=game.name), kind="start",
+                      now=now, game_id=game.id, attachments=attached, opens=player.seat,
                       body=render("payola/start", **common, **worded(), power=player.seat,
                                   balance=balances(session, game)[player.seat], why=reason, blind=blind,
                                   acceptance=(seat_of(session, player).acceptance
                                               or f"{the_map.powers[player.seat].letter}?"),
                                   drawn=bool(attached)))
     with writing_to(session, settings, game.gm_address, game):
-        queue(session, settings, to=game.gm_address, subject=f"{game.name} starts", kind="start", now=now,
+        queue(session, settings, to=game.gm_address, subject=_("{game} starts", game=game.name), kind="start", now=now,
               game_id=game.id, attachments=whole,
               body=render("payola/start", **common, **worded(), power=None, balance=None, why="", blind=False,
                           drawn=bool(whole)))
@@ -373,7 +374,7 @@ def start_game(session: Session, game: Game, settings: Settings, now: datetime) 
             body = render("payola/start", **common, **worded(), power=None, balance=None, why="", blind=blind,
                           drawn=bool(watched), observer=True)
             for observer in readers:
-                queue(session, settings, to=observer, subject=f"{game.name} starts", kind="start", now=now,
+                queue(session, settings, to=observer, subject=_("{game} starts", game=game.name), kind="start", now=now,
                       game_id=game.id, attachments=watched, body=body)
 
 
@@ -402,7 +403,7 @@ def _open_phase(session: Session, game: Game, position: Position, now: datetime)
                                   note="10 AgP per supply center (rule 6.7)", phase=name, created_at=now))
     if position.phase.kind is PhaseKind.MOVEMENT and income_due(position.phase.season.value, options_of(game)):
         counts = {p: len(position.centers_of(p)) for p in position.game_map.powers}
-        _, entries = pay_income({}, counts, position.game_map.victory_centers, options_of(game))
+        _funds, entries = pay_income({}, counts, position.game_map.victory_centers, options_of(game))
         for entry in entries:
             session.add(LedgerRow(game_id=game.id, power=entry.power, amount=entry.amount, kind=entry.kind.value,
                                   note=entry.note, phase=name, created_at=now))
@@ -509,7 +510,14 @@ def loyal_orders(position: Position, given: dict[str, list[Order | str]],
 
 def process_phase(session: Session, game: Game, settings: Settings, now: datetime, closing: Closing) -> PhaseChange:
     """Adjudicate the current phase, open the next one (or say the game is won), queue the mails,
-    each saying the ``closing``'s notes first (`judge.service.hosting.kinds.Phases.process`)."""
+    each saying the ``closing``'s notes first (`judge.service.hosting.kinds.Phases.process`).  What the
+    phase keeps (its results, an order's reason, the report) is kept in English whoever's mail closed the
+    phase; each mail is written in its reader's language."""
+    with reading(SOURCE):
+        return _process_phase(session, game, settings, now, closing)
+
+
+def _process_phase(session: Session, game: Game, settings: Settings, now: datetime, closing: Closing) -> PhaseChange:
     row = current_phase(session, game)
     assert row is not None
     kept = phase_of(session, row)
@@ -544,7 +552,7 @@ def process_phase(session: Session, game: Game, settings: Settings, now: datetim
     sheets = None if determination_data is None or options_of(game).loyal_units else [
         p for p in determination_data["sheets"] if not texts.get((p, NO_OFFER))]
     actions = views.automatic_actions(position, adjudication["results"], outcome.position, sheets, played, held)
-    report = {"phase": row.name, "results": adjudication["results"], "automatic": [text for _, text in actions],
+    report = {"phase": row.name, "results": adjudication["results"], "automatic": [text for _who, text in actions],
               "board": views.board(outcome.position)}
     api.processed(row, {"adjudication": adjudication, "determination": determination_data, "report": report,
                         VOTES: votes_kept(session, seat)},  # as they stood: a ROLLBACK brings them back (`votes_back`)
@@ -580,7 +588,7 @@ def _zerosum_year_end(session: Session, game: Game, year: int, after: Position, 
         if determination and row.name[1:5] == f"{year:04d}":
             for unit in determination["units"].values():
                 paid_to[unit["owner"]] = paid_to.get(unit["owner"], 0) + sum(unit["paid"].values())
-    _, entries = zerosum_year_end(balances(session, game), paid_to, centers_at_start, dict(after.centers),
+    _funds, entries = zerosum_year_end(balances(session, game), paid_to, centers_at_start, dict(after.centers),
                                   frozenset(ever_owned), options_of(game).blind)
     for entry in entries:
         session.add(LedgerRow(game_id=game.id, power=entry.power, amount=entry.amount, kind="zerosum",
@@ -655,8 +663,9 @@ def _mail_results(session: Session, game: Game, settings: Settings, processed: P
     with writing_to(session, settings, game.gm_address, game):
         body = render("payola/chart", game=game, processed=processed, accounts=accounts, balances=money,
                       deadline=game.deadline, worded=views.Action)
-        queue(session, settings, to=game.gm_address, subject=f"{game.name} {processed.phase} chart", body=body,
-              kind="chart", now=now, game_id=game.id, attachments=everything)
+        queue(session, settings, to=game.gm_address, body=body,
+              subject=_("{game} {phase} chart", game=game.name, phase=processed.phase), kind="chart", now=now,
+              game_id=game.id, attachments=everything)
 
 
 def _draw_votes(session: Session, game: Game) -> str | None:
@@ -791,14 +800,15 @@ def changed_since_rollback(session: Session, game: Game) -> str | None:
                 if now_written.get(seat) != marks["acceptance"].get(seat)}
     if changed:
         names = ", ".join(power_title(power) for power in game_map(game).powers if power in changed)
-        changes.append(f"{names} changed money or acceptance lists")
+        changes.append(_("{powers} changed money or acceptance lists", powers=names))
     if (then := marks.get(VOTES)) is not None:  # a ROLLBACK of an older judge kept no votes
         now = _standing(session, game)
         voted = sum(then.get(power) != now.get(power) for power in {*then, *now})
         if voted == 1:
-            changes.append("a vote on the game's end changed")
+            changes.append(_("a vote on the game's end changed"))
         elif voted:
-            changes.append(f"{voted} votes on the game's end changed")
+            changes.append(ngettext("{count} vote on the game's end changed", "{count} votes on the game's end changed",
+                                    voted))
     return "; ".join(changes) or None
 
 
@@ -807,7 +817,7 @@ def changed_since_rollback(session: Session, game: Game) -> str | None:
 
 def publication(session: Session, game: Game) -> Publication:
     """The end's publication: every offer sheet, acceptance list and chart (rules 3.6, 4.5)."""
-    return Publication("Everything that was secret is now published (rules 3.6 and 4.5).", secrets(session, game))
+    return Publication(_("Everything that was secret is now published (rules 3.6 and 4.5)."), secrets(session, game))
 
 
 def secrets(session: Session, game: Game) -> list[str]:
@@ -834,10 +844,11 @@ def reveal(session: Session, game: Game, settings: Settings, now: datetime) -> N
     rows = processed_phases(session, game)
     api.keep_setting(game, "revealed", {"through": rows[-1].name if rows else None,
                                         "balances": balances(session, game)})
-    api.publish(session, game, settings, now, subject=f"{game.name}: every secret revealed",
-                   headline="has had its secrets revealed by the game master; the game goes on",
-                   publication=Publication("Everything that was secret until now is published; what comes next stays "
-                                           "secret until the end (rules 3.6 and 4.5).", secrets(session, game)))
+    api.publish(session, game, settings, now, subject=lambda: _("{game}: every secret revealed", game=game.name),
+                headline=lambda: _("has had its secrets revealed by the game master; the game goes on"),
+                publication=lambda: Publication(_("Everything that was secret until now is published; what comes next "
+                                                  "stays secret until the end (rules 3.6 and 4.5)."),
+                                                secrets(session, game)))
 
 
 def rolling_back(session: Session, game: Game, to: PhaseRow, later: Sequence[PhaseRow]) -> None:

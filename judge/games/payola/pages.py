@@ -51,6 +51,7 @@ from judge.engine.position import Position
 from judge.games.payola import lifecycle, public
 from judge.games.payola.maps import png_unavailable
 from judge.language import current
+from judge.language import gettext as _
 from judge.render import render_svg
 
 log = logging.getLogger("judge")
@@ -171,11 +172,11 @@ def _map(folder: Path, game: str, position: Position, results: Sequence[Mapping[
         log.exception("the %s map of %s %s could not be drawn", kind, game, phase)
         return None
     if results is None:
-        alt = (f"Map of game {game} at the start of {title} ({phase}): every unit and supply center, "
-               "as listed in the tables beside it")
+        alt = _("Map of game {game} at the start of {title} ({phase}): every unit and supply center, as listed in "
+                "the tables beside it", game=game, title=title, phase=phase)
     else:
-        alt = (f"Map of the orders of {title} ({phase}) in game {game}, as adjudicated, drawn on the board "
-               "the phase started from; the orders are listed in the table above it")
+        alt = _("Map of the orders of {title} ({phase}) in game {game}, as adjudicated, drawn on the board the "
+                "phase started from; the orders are listed in the table above it", game=game, title=title, phase=phase)
     return MapFile(png.name, svg.name, width, height, alt)
 
 
@@ -197,7 +198,7 @@ def write_game(root: Path, record: GameRecord, force: bool = False) -> Path:
             return maps[-1]
 
         links = [{"phase": view["phase"], "title": view["title"], "href": f"{view['phase']}.html"}
-                 for _, view in shown]
+                 for _row, view in shown]
         common = {"game": head, "root": "../../", "publication": published}
         render_page(folder / "index.html", "payola/game.html.j2", written, current=now, phases=links,
                     current_map=drawn(position) if now and position else None, **common)
@@ -218,5 +219,5 @@ def write_game(root: Path, record: GameRecord, force: bool = False) -> Path:
         return all(maps) or png_unavailable() is not None  # without Cairo, no map is missing by mistake
 
     # with maps or without: the Cairo library installed since writes them again
-    views = [head, now, [view for _, view in shown], published, png_unavailable() is None]
+    views = [head, now, [view for _row, view in shown], published, png_unavailable() is None]
     return write_game_folder(root, facts.name, views, write, force)

@@ -41,6 +41,7 @@ from typing import Any
 from judge.api import RUNNING, GameFacts, Seat, page_url, summary
 from judge.engine.position import Phase, Position
 from judge.games.payola import views
+from judge.language import gettext as _
 from judge.render.svg import phase_title
 
 __all__ = ["GameFacts", "Seat", "current", "history", "page_url", "publication", "summary", "title_of"]
@@ -49,11 +50,20 @@ RESULT_KEYS = ("power", "order", "result", "reason", "detail")
 
 
 def title_of(phase: str) -> str:
-    """``Spring 1901 movement`` for ``S1901M``; the name itself if it is not a phase."""
+    """``Spring 1901 movement`` for ``S1901M``, in the reader's language; the name itself if it is not a phase."""
     try:
-        return phase_title(Phase.parse(phase))
+        parsed = Phase.parse(phase)
     except ValueError:
         return phase
+    year = parsed.year
+    titles = {
+        "SM": lambda: _("Spring {year} movement", year=year), "SR": lambda: _("Spring {year} retreats", year=year),
+        "SA": lambda: _("Spring {year} adjustments", year=year), "FM": lambda: _("Fall {year} movement", year=year),
+        "FR": lambda: _("Fall {year} retreats", year=year), "FA": lambda: _("Fall {year} adjustments", year=year),
+        "WM": lambda: _("Winter {year} movement", year=year), "WR": lambda: _("Winter {year} retreats", year=year),
+        "WA": lambda: _("Winter {year} adjustments", year=year)}
+    worded = titles.get(f"{parsed.season.value}{parsed.kind.value}")
+    return worded() if worded is not None else phase_title(parsed)
 
 
 def current(facts: GameFacts, position: Position | None) -> dict[str, Any] | None:

@@ -25,14 +25,14 @@ it, where a standoff it did not see bars nothing (the adjudication will).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import select
 
 from judge import api
-from judge.api import RUNNING, Submission, absence_lines, counted, render, when
+from judge.api import RUNNING, Submission, absence_lines, render, when
 from judge.engine.legal import adjustment_count, check_order, retreat_options
 from judge.engine.orders import Build, Disband, Order, OrderSyntaxError, PhaseKind, Remove, Retreat, Waive, parse_order
 from judge.engine.position import Position
@@ -378,7 +378,8 @@ def master_status_lines(talk: Turn) -> list[str]:
     seat = api.seats(talk.session, game)
     if not seat:
         joined = api.players(talk.session, game)
-        return [*lines, f"{counted(len(joined), 'player')} joined, of {len(lifecycle.game_map(game).powers)}"]
+        return [*lines, ngettext("{count} player joined, of {powers}", "{count} players joined, of {powers}",
+                                 len(joined), powers=len(lifecycle.game_map(game).powers))]
     position = active_position(talk)
     texts = api.latest_texts(talk.session, game, game.phase) if position is not None and game.phase else {}
     waiting = set(lifecycle.waiting_for(talk.session, game, texts, position, seat)) if position else set()
@@ -391,22 +392,24 @@ def master_status_lines(talk: Turn) -> list[str]:
             select(LedgerRow.power, LedgerRow.amount, LedgerRow.note).where(
                 LedgerRow.game_id == game.id, LedgerRow.phase == game.phase, LedgerRow.kind == "transfer")
             .order_by(LedgerRow.id)):
-        moved.setdefault(power, []).append(f"{amount:+d} {note}")
-    lines.append("each power: its seat; submitted or not (never what); its balance and this phase's transfers; "
-                 "its vote")
+        moved.setdefault(power, []).append(f"{amount:+d} {views.ledger_note('transfer', note)}")
+    lines.append(_("each power: its seat; submitted or not (never what); its balance and this phase's transfers; "
+                   "its vote"))
     for power in lifecycle.game_map(game).powers:
         player = seat.get(power)
         if player is None:
             continue
         parts = [api.seat_state(game, power, player)]
         if position is not None:
-            parts.append("waiting" if power in waiting else "submitted" if power in required else "nothing to order")
-        parts.append(f"{money.get(power, 0)} AgP" + (f" (transfers this phase: {', '.join(moved[power])})"
-                                                      if power in moved else ""))
+            parts.append(_("waiting") if power in waiting else _("submitted") if power in required
+                         else _("nothing to order"))
+        parts.append(_("{balance} AgP (transfers this phase: {transfers})", balance=money.get(power, 0),
+                       transfers=", ".join(moved[power])) if power in moved
+                     else _("{balance} AgP", balance=money.get(power, 0)))
         if power in voting:
-            parts.append(f"vote: {vote_words(votes[power])}")
+            parts.append(_("vote: {vote}", vote=vote_words(votes[power])))
         lines.append(f"  {power_title(power)}: {'; '.join(parts)}")
-    return [*lines, *(absence_lines(talk.session, game, talk.now.date()) or ["no absence asked for"])]
+    return [*lines, *(absence_lines(talk.session, game, talk.now.date()) or [_("no absence asked for")])]
 
 
 def vote_words(vote: str | None) -> str:
@@ -415,7 +418,7 @@ def vote_words(vote: str | None) -> str:
         return _("for a draw including all survivors")
     if vote and vote.startswith("CONCEDE:"):
         return _("to concede the game to {power}", power=power_title(vote.partition(":")[2]))
-    return "none"
+    return _("none")
 
 
 def _loyal_status(talk: Turn, sheet: Submission | None, orders: Submission | None) -> list[str]:
@@ -466,14 +469,46 @@ def _seen(talk: Turn, power: str) -> Position:
     return lifecycle.sight_now(talk.session, talk.game, power).after
 
 
-_KINDS = {
-    OfferKind.DIRECT: ("direct offer for", ""),
-    OfferKind.NEGATIVE: ("negative offer: paid if the unit issues any order but", ""),
-    OfferKind.MOVE: ("move offer for", ", or any other move"),
-    OfferKind.HOLD: ("hold offer for", ", or any other hold, support or convoy"),
-    OfferKind.GIFT: ("gift offer for", ", or any other order"),
-}
-_COUNTS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine"}
+def _kind_words(kind: OfferKind, orders: str) -> str:
+    """What an offer of ``kind`` for ``orders`` pays for, in the reader's language."""
+    return {
+        OfferKind.DIRECT: lambda: _("direct offer for {orders}", orders=orders),
+        OfferKind.NEGATIVE: lambda: _("negative offer: paid if the unit issues any order but {orders}", orders=orders),
+        OfferKind.MOVE: lambda: _("move offer for {orders}, or any other move", orders=orders),
+        OfferKind.HOLD: lambda: _("hold offer for {orders}, or any other hold, support or convoy", orders=orders),
+        OfferKind.GIFT: lambda: _("gift offer for {orders}, or any other order", orders=orders),
+    }[kind]()
+
+
+def _count_word(count: int) -> str:
+    """A count of offers from two to nine in words, as the echo says it ("three offers"); digits past nine."""
+    words = {2: _("two"), 3: _("three"), 4: _("four"), 5: _("five"), 6: _("six"), 7: _("seven"), 8: _("eight"),
+             9: _("nine")}
+    return words.get(count, str(count))
+
+
+def _run_words(first: bool, count: int, amount: int, plateau: int | None) -> str:
+    """One run of equal amounts of an offer as the echo says it: the first "three offers of 2 AgP
+    (plateau 1)", the next ones "one of 1 AgP"."""
+    word = _count_word(count)
+    if first and plateau:
+        return ngettext("one offer of {amount} AgP (plateau {plateau})", "{number} offers of {amount} AgP (plateau "
+                        "{plateau})", count, number=word, amount=amount, plateau=plateau)
+    if first:
+        return ngettext("one offer of {amount} AgP", "{number} offers of {amount} AgP", count, number=word,
+                        amount=amount)
+    if plateau:
+        return ngettext("one of {amount} AgP (plateau {plateau})", "{number} of {amount} AgP (plateau {plateau})",
+                        count, number=word, amount=amount, plateau=plateau)
+    return ngettext("one of {amount} AgP", "{number} of {amount} AgP", count, number=word, amount=amount)
+
+
+def _joined(items: Sequence[str], pair: Callable[[str, str], str]) -> str:
+    """``items`` joined two by two with ``pair`` ("A and B", "A or B"), left to right."""
+    joined = items[0]
+    for item in items[1:]:
+        joined = pair(joined, item)
+    return joined
 
 
 def describe(offer: Offer) -> str:
@@ -486,16 +521,20 @@ def describe(offer: Offer) -> str:
             runs[-1][1] += 1
         else:
             runs.append([term, 1])
-    amounts = []
-    for number, (term, count) in enumerate(runs):
-        what = "offer" + ("s" if count > 1 else "") if number == 0 else ""
-        plateau = f" (plateau {term.plateau})" if term.plateau else ""
-        amounts.append(f"{_COUNTS.get(count, str(count))} {what} of {term.amount} AgP{plateau}".replace("  ", " "))
-    kind, rest = _KINDS[offer.kind]
-    orders = " or ".join(str(order) for order in offer.orders)
-    return f"read as {' and '.join(amounts)}; {kind} {orders}{rest}"
+    amounts = [_run_words(number == 0, count, term.amount, term.plateau)
+               for number, (term, count) in enumerate(runs)]
+    orders = _joined([str(order) for order in offer.orders], _either)
+    return _("read as {amounts}; {offer}", amounts=_joined(amounts, _both), offer=_kind_words(offer.kind, orders))
+
+
+def _either(first: str, then: str) -> str:
+    return _("{first} or {then}", first=first, then=then)
+
+
+def _both(first: str, then: str) -> str:
+    return _("{first} and {then}", first=first, then=then)
 
 
 def _savings_or_comment(line: str) -> str:
     text = line.split("%", 1)[0].strip()
-    return f"read as a savings request of {text[:-1].strip()} AgP" if text.endswith("$") else ""
+    return _("read as a savings request of {amount} AgP", amount=text[:-1].strip()) if text.endswith("$") else ""

@@ -295,7 +295,7 @@ class Worded:
         kinds = {"income": _("income"), "transfer": _("transfer"), "payment": _("paid"), "refund": _("refund"),
                  "forfeit": _("forfeited"), "zerosum": _("zero sum"), "void": _("initial funds")}
         kind = kinds.get(self.kind, self.kind)
-        return _("{kind}: {note}", kind=kind, note=_ledger_note(self.kind, self.note)) if self.note else kind
+        return _("{kind}: {note}", kind=kind, note=ledger_note(self.kind, self.note)) if self.note else kind
 
     def __repr__(self) -> str:
         return f"Worded({self.kind!r}, {self.note!r})"
@@ -306,7 +306,7 @@ class Worded:
     __hash__ = None  # type: ignore[assignment]
 
 
-def _ledger_note(kind: str, note: str) -> str:
+def ledger_note(kind: str, note: str) -> str:
     """A ledger entry's note (`judge.payola.treasury`, the payments) in the reader's language; one the
     judge does not know is shown as it was kept."""
     if kind == "transfer":  # kept as "to FRANCE", "from UNITED_STATES": written as players read a power
@@ -379,35 +379,39 @@ def rules_in_words(variant: str, options: Options, flags: Sequence[str]) -> list
     own flags (draws)."""
     game_map = load_map(variant)
     victory = game_map.victory_centers
-    lines = [f"Payola Diplomacy (the numbers are those of the Payola rules) on the {variant} board "
-             f"({board_summary(game_map)})" + ("" if variant == "standard" else "; every rule applies on it (6.2)")]
+    lines = [_("Payola Diplomacy (the numbers are those of the Payola rules) on the {variant} board ({summary})",
+               variant=variant, summary=board_summary(game_map)) if variant == "standard" else
+             _("Payola Diplomacy (the numbers are those of the Payola rules) on the {variant} board ({summary}); "
+               "every rule applies on it (6.2)", variant=variant, summary=board_summary(game_map))]
     if options.classic:
-        lines.append("CLASSIC (6.1): Payola Classic: direct offers only, one offer per unit, no repetition, plateau, "
-                     "augmentation, alternatives or savings; zero offers to foreign units allowed")
+        lines.append(_("CLASSIC (6.1): Payola Classic: direct offers only, one offer per unit, no repetition, "
+                       "plateau, augmentation, alternatives or savings; zero offers to foreign units allowed"))
     if options.ebayola:
-        lines.append("EBAYOLA (6.4): a successful total bribe costs one AgP more than the best losing one; what that "
-                     "saves goes back to its contributors in the order of the unit owner's acceptance list")
+        lines.append(_("EBAYOLA (6.4): a successful total bribe costs one AgP more than the best losing one; what "
+                       "that saves goes back to its contributors in the order of the unit owner's acceptance list"))
     if options.loyal_units:
-        lines.append("LOYAL_UNITS (6.5): each player orders its own units, which take no bribes; only the units of "
-                     "dummy powers are bribed")
+        lines.append(_("LOYAL_UNITS (6.5): each player orders its own units, which take no bribes; only the units "
+                       "of dummy powers are bribed"))
     if options.blind:
-        lines.append("BLIND (6.3, Tin Cup): each power sees only the board near its units and home centers; an offer "
-                     "to or naming a unit that is not there is ignored and never reported; statements name only the "
-                     "nationality of the units paid")
+        lines.append(_("BLIND (6.3, Tin Cup): each power sees only the board near its units and home centers; an "
+                       "offer to or naming a unit that is not there is ignored and never reported; statements name "
+                       "only the nationality of the units paid"))
     if options.zerosum:
-        lines.append("ZEROSUM (6.7): 10 AgP per center at the start and no income: what a power's units were paid "
-                     "in a year is paid to it, and a captured center brings money from its former owner")
+        lines.append(_("ZEROSUM (6.7): 10 AgP per center at the start and no income: what a power's units were "
+                       "paid in a year is paid to it, and a captured center brings money from its former owner"))
     else:
-        lines.append(f"income (2.1{', 6.6' if _income_changed(options) else ''}): "
-                     + _income_words(options, victory))
-    lines.append("offers (3.1), required offers: a power with no sheet offers 0 AgP for each of its units to hold "
-                 "(3.3), savings requests (3.4), acceptance lists, kept until changed (4.2, 4.3), order "
-                 "determination and reductions (5), statements (5.7), transfers at any time (2.3)")
-    lines.append("draws: none, the game ends only in a win or a concession" if "NO_DRAW" in flags else
-                 "draws: VOTE DRAW, when every surviving power with a player votes for it; or a concession "
-                 "(VOTE CONCEDE power)")
+        income = _income_words(options, victory)
+        lines.append(_("income (2.1, 6.6): {income}", income=income) if _income_changed(options)
+                     else _("income (2.1): {income}", income=income))
+    lines.append(_("offers (3.1), required offers: a power with no sheet offers 0 AgP for each of its units to "
+                   "hold (3.3), savings requests (3.4), acceptance lists, kept until changed (4.2, 4.3), order "
+                   "determination and reductions (5), statements (5.7), transfers at any time (2.3)"))
+    lines.append(_("draws: none, the game ends only in a win or a concession") if "NO_DRAW" in flags else
+                 _("draws: VOTE DRAW, when every surviving power with a player votes for it; or a concession "
+                   "(VOTE CONCEDE power)"))
     if "SHOW_VOTES" in flags:
-        lines.append("SHOW_VOTES: the players are told how many vote for a draw when that number changes, never who")
+        lines.append(_("SHOW_VOTES: the players are told how many vote for a draw when that number changes, never "
+                       "who"))
     return lines
 
 
@@ -419,16 +423,18 @@ def _income_changed(options: Options) -> bool:
 def _income_words(options: Options, victory: int) -> str:
     scheme = options.income_scheme
     if scheme is IncomeScheme.FIXED:
-        words = f"{options.income_first} AgP for each supply center"
+        words = _("{amount} AgP for each supply center", amount=options.income_first)
     elif scheme is IncomeScheme.INCREASING:
         first = options.income_first if options.income_first is not None else 1
-        words = f"{first} AgP for the first supply center, one more for each further one"
+        words = _("{amount} AgP for the first supply center, one more for each further one", amount=first)
     else:
         first = options.income_first if options.income_first is not None else victory - 1
-        words = f"{first} AgP for the first supply center, one less for each further one"
+        words = _("{amount} AgP for the first supply center, one less for each further one", amount=first)
+    clauses = [words]  # each clause a phrase of its own, listed as the rules list them
     if options.income_cap is not None:
-        words += f", at most {options.income_cap} AgP a year"
-    return words + (", paid in Spring and in Fall" if options.income_twice else ", paid once a year")
+        clauses.append(_("at most {amount} AgP a year", amount=options.income_cap))
+    clauses.append(_("paid in Spring and in Fall") if options.income_twice else _("paid once a year"))
+    return ", ".join(clauses)
 
 
 # -- the form to fill ------------------------------------------------------------------------------

@@ -88,7 +88,9 @@ def test_the_start_mail_is_in_each_readers_language(tmp_path: Path) -> None:
         if language != "en":
             judge.send(address, f"SET LANGUAGE {language}")
     start_game(judge, "g1", "", ((ALICE, "FRANCE"), (BOB, "GERMANY"), (CAROL, "ENGLAND")))
-    started: dict[str, Sent] = {m.to: m for m in judge.new_mail() if m.subject == "g1 starts"}
+    started: dict[str, Sent] = {m.to: m for m in judge.new_mail()
+                                if m.subject in ("g1 starts", "g1 comincia", "g1 commence")}
+    assert [started[a].subject for a in (ALICE, BOB, CAROL)] == ["g1 comincia", "g1 commence", "g1 starts"]
     assert "La partita g1 è cominciata (standard)." in started[ALICE].body
     assert "La partie g1 a commencé (standard)." in started[BOB].body
     assert "Game g1 has started (standard)." in started[CAROL].body
@@ -144,7 +146,7 @@ def test_a_transfer_is_answered_and_told_each_in_its_readers_language(tmp_path: 
     assert not [r for r in caplog.records if "for a reader of" in r.getMessage()]
     assert "5 AgP envoyés à France ; votre solde est de " in judge.last_to(BOB).body
     told = judge.last_to(ALICE)
-    assert told.subject == "g1 transfer received"
+    assert told.subject == "g1: trasferimento ricevuto"
     assert "Partita g1: Germany ti ha mandato 5 AgP." in told.body and "sent you" not in told.body
 
 
@@ -156,3 +158,92 @@ def test_history_answers_in_the_askers_language(tmp_path: Path) -> None:
     judge.send(ALICE, "SIGNON F@g1 alice-pw\nHISTORY")
     said = judge.last_to(ALICE).body
     assert "Partita g1, risultati di S1901M." in said and "Ordini:" in said and "Orders:" not in said
+
+
+def test_help_and_info_are_in_the_askers_language(tmp_path: Path) -> None:
+    judge = _game(tmp_path)
+    judge.send(ALICE, "HELP payola")
+    judge.send(BOB, "HELP payola")
+    italian, french = judge.last_to(ALICE).body, judge.last_to(BOB).body
+    judge.send(ALICE, "HELP payola offers")
+    judge.send(BOB, "HELP payola offers")
+    italian, french = italian + judge.last_to(ALICE).body, french + judge.last_to(BOB).body
+    assert "Diplomacy in cui nessuno dà ordini alle proprie unità nelle fasi di movimento" in italian
+    assert "    diretta: paghi 4 se l'armata si muove nello Yorkshire" in italian
+    assert "  4 : A LON - YOR\n" in italian  # the lines a player writes stay as the judge reads them
+    assert "Une Diplomatie où personne ne donne d'ordres à ses propres unités" in french
+    assert "    cadeau : payer 4 quoi qu'elle fasse" in french
+    for body in (italian, french):
+        assert "Diplomacy in which nobody" not in body and "pay 4 whatever it does" not in body
+    judge.send(ALICE, "GET INFO g1")
+    judge.send(BOB, "GET INFO g1")
+    italian, french = judge.last_to(ALICE).body, judge.last_to(BOB).body
+    assert "Payola Diplomacy (i numeri sono quelli delle regole di Payola) sulla mappa standard" in italian
+    assert "entrate (2.1): 17 AgP per il primo centro di rifornimento" in italian
+    assert "revenu (2.1) : 17 AgP pour le premier centre de ravitaillement" in french
+    assert "the numbers are those" not in italian + french and "for the first supply center" not in italian + french
+
+
+def test_the_masters_status_is_in_the_masters_language(tmp_path: Path) -> None:
+    judge = _game(tmp_path)
+    judge.send(BOB, "SIGNON G@g1 bob-pw\nTRANSFER 5 TO F")
+    judge.send("gm@example.org", "SET LANGUAGE it")
+    judge.send("gm@example.org", "SIGNON MASTER@g1 gm-secret\nSTATUS")
+    status = judge.last_to("gm@example.org").body
+    assert ("ogni potenza: il suo posto; se ha mandato o no (mai cosa); il suo saldo e i trasferimenti di questa "
+            "fase; il suo voto") in status
+    assert "Germany: giocato; in attesa; 43 AgP (trasferimenti in questa fase: -5 a France); voto: nessuno" in status
+    assert "nessuna assenza richiesta" in status
+    assert "each power" not in status and "waiting" not in status and "no absence" not in status
+
+
+def test_an_offer_for_an_illegal_order_is_refused_in_the_senders_language(tmp_path: Path) -> None:
+    judge = _game(tmp_path)
+    judge.send(ALICE, "SIGNON F@g1 alice-pw\n2 : A PAR - MOS\n3 : A MAR S")
+    judge.send(BOB, "SIGNON G@g1 bob-pw\n2 : A MUN - MOS\n1 : A BER - XXX")
+    alice, bob = judge.last_to(ALICE).body, judge.last_to(BOB).body
+    assert ("'A PAR - MOS' non è un ordine valido per A PAR: la destinazione non è adiacente e non esiste una rotta "
+            "di convoglio") in alice
+    assert "attesa la provincia dell'unità supportata, trovato 'fine dell'ordine'" in alice
+    assert ("« A MUN - MOS » n'est pas un ordre valide pour A MUN : la destination n'est pas adjacente et aucune "
+            "route de convoi n'existe") in bob
+    assert "province inconnue « XXX »" in bob
+    for body in (alice, bob):
+        assert "is not a legal order" not in body and "not adjacent" not in body and "expected" not in body
+    judge.send(ALICE, "SIGNON F@g1 alice-pw\n3*2#1 + 1 > A PAR - BUR | - PIC")
+    assert ("letta come tre offerte da 2 AgP (plateau 1) e una da 1 AgP; offerta di movimento per A PAR - BUR o "
+            "A PAR - PIC, o per qualsiasi altro movimento") in judge.last_to(ALICE).body
+
+
+def test_the_end_publication_is_in_each_readers_language(tmp_path: Path) -> None:
+    judge = _game(tmp_path)
+    play_spring(judge)
+    judge.new_mail()
+    judge.terminate("gm@example.org", "SIGNON MASTER@g1 gm-secret")
+    ended = {m.to: m.body for m in judge.new_mail() if m.to in READERS}
+    assert "Tesorerie finali:" in ended[ALICE] and "Liste di accettazione usate (regola 4.5)" in ended[ALICE]
+    assert "Fogli delle offerte e denaro (saldo, risparmi chiesti, speso, giri di riduzione):" in ended[ALICE]
+    assert "A PAR (France) ha eseguito A PAR - BUR, totale 2; hanno pagato: France 2" in ended[ALICE]
+    assert "Trésors finaux :" in ended[BOB] and ("A MUN (Germany) a exécuté A MUN - RUH, total 2 ; ont payé : Germany 2"
+                                             in ended[BOB])
+    assert "Final treasuries:" in ended[CAROL]
+    for language in (ALICE, BOB):
+        assert "Final treasuries" not in ended[language] and "Offer sheets and money" not in ended[language]
+        assert " issued " not in ended[language] and "nobody paid" not in ended[language]
+
+
+def test_a_games_pages_are_in_its_language(tmp_path: Path) -> None:
+    from judge.web.pages import publish
+    judge = _game(tmp_path)
+    play_spring(judge)
+    for language, words, english in (
+            ("it", ("Potenze", "Giocata da", "Centri di rifornimento", "Primavera 1901, movimento"), "Played by"),
+            ("fr", ("Puissances", "Jouée par", "Centres de ravitaillement", "Printemps 1901, mouvement"), "Played by")):
+        judge.send("gm@example.org", f"SIGNON MASTER@g1 gm-secret\nSET GAME LANGUAGE {language}")
+        page = publish(judge.db, judge.settings, "g1", force=True)
+        text = page.read_text("utf-8")
+        assert all(word in text for word in words), (language, text)
+        assert english not in text and "Supply centers" not in text and "Spring 1901 movement" not in text
+        phase = (page.parent / "S1901M.html").read_text("utf-8")
+        assert ("Ordini come aggiudicati" if language == "it" else "Ordres tels qu'arbitrés") in phase
+        assert "Orders as adjudicated" not in phase and "The board after" not in phase

@@ -327,9 +327,9 @@ def test_the_masters_status_shows_every_power_but_never_what_it_sent(tmp_path: P
     assert "game g1, active, phase S1901M, deadline 2026-01-07 12:00" in status
     assert "  France: played; submitted; 48 AgP; vote: for a draw including all survivors" in status
     assert "asking S1901M to WAIT for its deadline: France" in status
-    assert ("  Germany: played; waiting; 40 AgP (transfers this phase: -8 to ENGLAND); vote: to concede the game to "
+    assert ("  Germany: played; waiting; 40 AgP (transfers this phase: -8 to England); vote: to concede the game to "
             "France") in status
-    assert "  England: vacant, open for TAKEOVER; nothing to order; 56 AgP (transfers this phase: +8 from GERMANY)" \
+    assert "  England: vacant, open for TAKEOVER; nothing to order; 56 AgP (transfers this phase: +8 from Germany)" \
         in status
     assert "  Italy: dummy; nothing to order;" in status
     assert "England absent: 2026-02-01 to 2026-02-10, asked (the game master decides)" in status
