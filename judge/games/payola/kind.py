@@ -117,8 +117,10 @@ class PayolaLobby(Lobby):
         return powers
 
     def joined(self, game: Game, requested: str | None) -> str:
-        wish = f" (you asked for {power_title(requested)})" if requested else ""
-        return f"you joined '{game.name}'{wish}; powers are assigned when the game starts"
+        if requested:
+            return _("you joined '{game}' (you asked for {power}); powers are assigned when the game starts",
+                     game=game.name, power=power_title(requested))
+        return _("you joined '{game}'; powers are assigned when the game starts", game=game.name)
 
     # -- seats -----------------------------------------------------------------------------------
 

@@ -40,7 +40,7 @@ from judge.games.payola import lifecycle, views
 from judge.games.payola.lifecycle import free_home_centers
 from judge.games.payola.store import LedgerRow, seat_of, votes_of
 from judge.language import gettext as _
-from judge.language import ngettext
+from judge.language import ngettext, pgettext
 from judge.payola.blind import in_the_dark
 from judge.payola.offers import Offer, OfferKind, SheetError, parse_sheet
 from judge.wording import power_title
@@ -418,7 +418,7 @@ def vote_words(vote: str | None) -> str:
         return _("for a draw including all survivors")
     if vote and vote.startswith("CONCEDE:"):
         return _("to concede the game to {power}", power=power_title(vote.partition(":")[2]))
-    return _("none")
+    return pgettext("vote", "none")
 
 
 def _loyal_status(talk: Turn, sheet: Submission | None, orders: Submission | None) -> list[str]:
