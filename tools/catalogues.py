@@ -147,6 +147,24 @@ def problems(domain: Domain, complete: tuple[str, ...] = COMPLETE) -> Iterator[s
             yield f"{domain.name} {language}: no catalogue (run tools/catalogues.py update)"
 
 
+def disagreements(found: list[Domain], complete: tuple[str, ...] = COMPLETE) -> Iterator[str]:
+    """A message two domains both mark, translated two ways in a language: the judge reads one merged
+    catalogue per language (`judge.language.translations`, the host's last), so one of the two would be
+    written in the other's mail too (a kind's subject in another kind's words)."""
+    for language in complete:
+        said: dict[tuple[object, object], dict[str, object]] = {}
+        for domain in found:
+            if domain.po(language).is_file():
+                for message in _read(domain.po(language), language):
+                    if message.id and message.string:
+                        said.setdefault((message.context, message.id), {})[domain.name] = message.string
+        for (context, message_id), ways in said.items():
+            if len(set(map(str, ways.values()))) > 1:
+                named = f"{context}|{message_id!r}" if context else repr(message_id)
+                yield f"{language}: {named} translated differently by {', '.join(sorted(ways))}: " \
+                      f"{'; '.join(f'{name}: {way!r}' for name, way in sorted(ways.items()))}"
+
+
 def _language_problems(domain: Domain, language: str, catalog: Catalog, marked: set[object],
                        complete: bool) -> Iterator[str]:
     where = f"{domain.name} {language}"
@@ -193,7 +211,7 @@ def main(argv: list[str] | None = None) -> int:
                     m.string if isinstance(m.string, tuple) else (m.string,)))
                 print(f"{domain.name} {language}: {done} of {sum(1 for m in catalog if m.id)} translated")
     else:
-        wrong = [problem for domain in found for problem in problems(domain)]
+        wrong = [*(problem for domain in found for problem in problems(domain)), *disagreements(found)]
         print("\n".join(wrong) or "the catalogues are whole")
         return 1 if wrong else 0
     return 0

@@ -129,8 +129,11 @@ def test_the_judges_default_language_is_one_it_writes() -> None:
 
 def test_the_catalogues_list_every_marked_message_and_the_complete_languages_are_whole() -> None:
     """What CI checks: no message marked in the code or a template is missing from its catalogue, and
-    French and Italian translate every one, none fuzzy, each with its message's named places."""
-    assert [problem for domain in catalogues.domains() for problem in catalogues.problems(domain)] == []
+    French and Italian translate every one, none fuzzy, each with its message's named places, and a
+    message two catalogues share is translated one way (the judge reads them merged)."""
+    found = catalogues.domains()
+    assert [problem for domain in found for problem in catalogues.problems(domain)] == []
+    assert list(catalogues.disagreements(found)) == []
 
 
 def test_the_catalogue_check_finds_an_untranslated_a_fuzzy_and_a_misplaced_message(tmp_path: Path) -> None:
@@ -155,6 +158,24 @@ def test_the_catalogue_check_finds_an_untranslated_a_fuzzy_and_a_misplaced_messa
     assert "judge it: named places ['unita'] where the message has ['unit']: 'one {unit}'" in found
     assert "judge it: messages.mo is not messages.po compiled (run tools/catalogues.py compile)" in found
     assert not any("'three'" in problem for problem in found)
+
+
+def test_the_catalogue_check_finds_a_message_two_catalogues_translate_two_ways(tmp_path: Path) -> None:
+    """The judge reads one catalogue per language, all domains merged: a message the host and a kind both
+    mark must be translated one way, else one of them is written in the other's mail."""
+    source = tmp_path / "judge"
+    (source / "games" / "k").mkdir(parents=True)
+    (source / "games" / "k" / "__init__.py").write_text("")
+    for folder in (source, source / "games" / "k"):
+        (folder / "said.py").write_text('from judge.language import gettext as _\nA = _("starts")\n')
+    found = catalogues.domains(tmp_path)
+    for domain, word in zip(found, ("inizia", "comincia"), strict=True):
+        catalogues.update(domain, ["it"])
+        po = domain.po("it")
+        po.write_text(po.read_text("utf-8").replace('msgid "starts"\nmsgstr ""', f'msgid "starts"\nmsgstr "{word}"'),
+                      "utf-8")
+    assert list(catalogues.disagreements(found, complete=("it",))) == [
+        "it: 'starts' translated differently by judge, k: judge: 'inizia'; k: 'comincia'"]
 
 
 def test_a_word_said_in_a_context_is_extracted_with_it_and_agrees_with_what_it_stands_for(tmp_path: Path) -> None:

@@ -113,7 +113,7 @@ def test_the_answers_to_sheet_lines_are_in_the_sender_s_language(
 
 def test_the_start_and_the_chart_are_in_their_reader_s_language(
         judge: Judge, played: dict[str, tuple[list[Sent], list[Sent]]]) -> None:
-    start = mails_to(judge, "ITA", "mixed inizia")
+    start = mails_to(judge, "ITA", "mixed comincia")
     assert "Sei l'investitore ITA. Accedi con: SIGNON ITA@mixed yourpassword" in start.body
     assert "Hai 60 AgP e nessuna azione." in start.body and "You have" not in start.body
     french = mails_to(judge, "FRA", "mixed commence")

@@ -50,7 +50,7 @@ def told_early(judge: Judge, name: str) -> list[int]:
 def test_the_start_and_d1_results_mails_are_in_each_players_language(tmp_path: Path) -> None:
     judge = play_d1(tmp_path / "languages", LANGUAGES)
     english = play_d1(tmp_path / "english", {})
-    start_it, start_fr = mail_to(judge, "Ann", "pp inizia"), mail_to(judge, "Bob", "pp commence")
+    start_it, start_fr = mail_to(judge, "Ann", "pp comincia"), mail_to(judge, "Bob", "pp commence")
     results_it, results_fr = mail_to(judge, "Ann", "pp D1 risultati"), mail_to(judge, "Bob", "pp D1 résultats")
     assert "Turno 1 di 5" in start_it.body and "Pacchetto: 50 oro" in start_it.body
     assert "Invia il tuo piano per il pacchetto" in start_it.body
@@ -65,7 +65,7 @@ def test_the_start_and_d1_results_mails_are_in_each_players_language(tmp_path: P
     for mail in (start_it, start_fr, results_it, results_fr):
         for sentence in ("Round 1 of 5", "Package: ", "Send your plan", "Vote on every plan", "has closed"):
             assert sentence not in mail.body
-    for name, subjects in (("Ann", ("pp inizia", "pp D1 risultati")), ("Bob", ("pp commence", "pp D1 résultats"))):
+    for name, subjects in (("Ann", ("pp comincia", "pp D1 risultati")), ("Bob", ("pp commence", "pp D1 résultats"))):
         for subject, english_subject in zip(subjects, ("pp starts", "pp D1 results"), strict=True):
             assert sorted(figures(mail_to(judge, name, subject)) + (told_early(judge, name) if "D1" in subject else [])
                           ) == figures(mail_to(english, name, english_subject))

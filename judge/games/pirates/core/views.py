@@ -47,10 +47,11 @@ from judge.games.pirates.core.match import (
     settle,
 )
 from judge.language import gettext as _
+from judge.language import pgettext
 
 
 def _names(names: tuple[str, ...]) -> str:
-    return ", ".join(names) if names else _("none")
+    return ", ".join(names) if names else pgettext("people", "none")
 
 
 def _shares(plan: Plan, reader: str | None = None) -> str:
