@@ -35,13 +35,13 @@ language then.  A plain string (everything kept before, an imported game's) is w
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import cache
 from gettext import NullTranslations
 from importlib.resources import as_file, files
-from typing import NotRequired, TypeAlias, TypedDict
+from typing import Any, NotRequired, TypeAlias, TypedDict, TypeVar
 
 from babel import Locale, UnknownLocaleError
 from babel.support import Translations
@@ -205,3 +205,26 @@ def _worded(stored: object, depth: int) -> str:
         return said.format(**values) if values else said
     except (KeyError, IndexError, ValueError):
         return said
+
+
+# -- texts kept once per language: a phase's results, made when it is processed, read by every reader ---------
+
+_Made = TypeVar("_Made")
+
+
+def in_every_language(make: Callable[[], _Made]) -> dict[str, _Made]:
+    """What ``make`` writes, made once in each language the judge offers (`offered`), keyed by its code:
+    a text kept to be read later that is made of many sentences (a phase's results), as JSON."""
+    made = {}
+    for language in offered():
+        with reading(language):
+            made[language] = make()
+    return made
+
+
+def in_reader_language(kept: Any) -> Any:
+    """A text kept once per language (`in_every_language`: an object keyed by language) in the reader's,
+    in English where it lacks theirs; anything else (a plain list, kept before or imported) as it is."""
+    if isinstance(kept, dict):
+        return kept.get(current(), kept.get(SOURCE))
+    return kept

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import select
 
-from judge.language import later, nlater, reading, worded
+from judge.language import in_every_language, in_reader_language, later, nlater, reading, worded
 from judge.service.hosting.host import record, result_of, story
 from judge.store.models import Game
 from tests.support.auction import GAME, MASTER, SEATS, auction_judge
@@ -139,3 +139,16 @@ def test_a_stored_wording_is_worded_in_the_language_it_is_read_in_with_its_value
         deep = {"message": "{event}", "values": {"event": deep}}
     assert worded(deep) == ""
     assert worded({"message": 5, "values": {}}) == "{'message': 5, 'values': {}}"  # not a wording: as it is
+
+
+def test_a_text_kept_in_every_language_is_read_in_the_readers_or_in_english_or_as_it_was_kept() -> None:
+    """A phase's results are made once per language the judge offers and read in the reader's; a
+    language missing from what was kept is read in English, and a plain list (kept before, or
+    imported) as it is, whoever reads it."""
+    kept = in_every_language(lambda: [worded(later("the game has ended"))])
+    assert list(kept) == ["en", "fr", "it"] and kept["en"] == ["the game has ended"]
+    with reading("it"):
+        assert in_reader_language(kept) == kept["it"] != kept["en"]
+        assert in_reader_language({"en": ["English only"]}) == ["English only"]
+        assert in_reader_language(["kept before"]) == ["kept before"]
+    assert in_reader_language(kept) == ["the game has ended"] and in_reader_language(None) is None

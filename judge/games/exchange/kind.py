@@ -57,8 +57,8 @@ from judge.games.exchange import ahead, handlers, lifecycle, mails, pages, readi
 from judge.games.exchange.core.accounts import resign
 from judge.games.exchange.core.views import ceo_view
 from judge.games.exchange.form import form_parts
+from judge.language import SOURCE, in_reader_language, ngettext
 from judge.language import gettext as _
-from judge.language import ngettext
 
 
 class ExchangeLobby(Lobby):
@@ -278,8 +278,8 @@ class ExchangeCommands(Commands):
                      *views.board_lines(((str(p.unit), p.power) for p in position.units.values()),
                                         sorted(position.centers.items()), state.ceos, position.game_map.supply_centers)]
             last = next((r for r in reversed(api.processed_phases(turn.session, game))
-                         if r.result and r.result.get("statements", {}).get(seat)), None)  # its last with a word for it
-            sections = last.result["statements"][seat] if last is not None and last.result else []
+                         if r.result and _statement(r, seat)), None)  # its last with a word for it
+            sections = _statement(last, seat) if last is not None else []
             body = render("exchange/briefing", game=game, seat=seat, lines=lines, board=board,
                           todo=mails.todo(state, seat), last=last.name if last is not None else None, sections=sections,
                           deadline=game.deadline)
@@ -355,7 +355,7 @@ class Exchange(ExchangeLobby, ExchangePhases, ExchangeCommands, Kind):
 
     def public_results(self, session: Session, game: Game, row: PhaseRow) -> list[str]:
         """What every player and observer read of the phase: its public lines."""
-        return [str(line) for line in (row.result or {}).get("public", [])]
+        return [str(line) for line in in_reader_language((row.result or {}).get("public")) or []]
 
     def facts(self, session: Session, game: Game, acting: bool = True,
               seated: Sequence[Player] | None = None) -> GameFacts:
@@ -432,7 +432,7 @@ class Exchange(ExchangeLobby, ExchangePhases, ExchangeCommands, Kind):
                     phases.append(Phase(str(row.position["position"].get("phase")), row.position["position"]))
                 continue
             orders: dict[str, list[str]] = {}
-            for line in _orders_of((row.result or {}).get("public") or []) if row.status == "processed" else []:
+            for line in _orders_of(_english((row.result or {}).get("public"))) if row.status == "processed" else []:
                 title, _colon, order = line.strip().partition(": ")
                 orders.setdefault(named.get(_letters(title), title.upper()), []).append(order)
             phases.append(Phase(row.name, row.position["position"], orders))
@@ -453,6 +453,17 @@ def _and(names: Sequence[str]) -> str:
     if len(names) < 2:
         return "".join(names)
     return _("{first} and {last}", first=", ".join(names[:-1]), last=names[-1])
+
+
+def _statement(row: PhaseRow, investor: str) -> list[Any]:
+    """What ``investor`` alone was told of the phase of ``row``, in the reader's language."""
+    return list(in_reader_language((row.result or {}).get("statements", {}).get(investor)) or [])
+
+
+def _english(public: Any) -> list[str]:
+    """A phase's public results as the judge writes them in English: how the saved game reads its orders."""
+    kept = public.get(SOURCE) if isinstance(public, dict) else public
+    return [str(line) for line in kept or []]
 
 
 def _letters(name: str) -> str:

@@ -91,7 +91,7 @@ from judge.games.exchange.core.year import (
     run_orders,
     surviving,
 )
-from judge.language import SOURCE, Wording, later, ngettext, nlater, reading
+from judge.language import Wording, in_every_language, later, ngettext, nlater
 from judge.language import gettext as _
 from judge.payola.options import OptionError
 
@@ -321,9 +321,12 @@ def process_phase(session: Session, game: Game, settings: Settings, now: datetim
         after, income = run_income(after)
     written = {name: parts.text() for name, parts in sorted(stored.sheets(session, game, row.name).items())}
     done = mails.Done(state, after, record, written, income, stored.transfers(row))
-    with reading(SOURCE):  # what is kept is written in the judge's own language, whoever asked for the processing
-        statements = {i: mails.own_sections(done, i) for i in sorted(set(state.order) | set(after.order))}
-        public, chart = mails.public_lines(done), mails.chart_lines(done)
+    investors = sorted(set(state.order) | set(after.order))
+    made = in_every_language(lambda: (mails.public_lines(done), mails.chart_lines(done),  # kept in every language:
+                                      {i: mails.own_sections(done, i) for i in investors}))  # HISTORY, pages, E41
+    public = {language: texts[0] for language, texts in made.items()}
+    chart = {language: texts[1] for language, texts in made.items()}
+    statements = {i: {language: texts[2][i] for language, texts in made.items()} for i in investors}
     votes = game.settings.get(stored.VOTES, {})  # as they stood: a ROLLBACK brings them back
     api.processed(row, {"state": state_to_data(after), "public": public,
                         "chart": chart, "statements": statements, stored.VOTES: votes}, now)
@@ -410,8 +413,8 @@ def terminated(session: Session, game: Game, now: datetime) -> None:
 
 def _end_row(row: PhaseRow, state: ExchangeState, now: datetime) -> None:
     """The open phase closed by the game's end, unplayed: its row keeps the state as it ended."""
-    api.processed(row, {"state": state_to_data(state), "public": [], "chart": [f"{row.name} was not played: the game "
-                                                                              "ended"]}, now)
+    chart = in_every_language(lambda: [_("{phase} was not played: the game ended", phase=row.name)])
+    api.processed(row, {"state": state_to_data(state), "public": [], "chart": chart}, now)
 
 
 def voters(session: Session, game: Game, state: ExchangeState) -> list[str]:

@@ -63,7 +63,7 @@ from judge.games.exchange.core.views import (
 )
 from judge.games.exchange.core.year import IncomeRecord, MovementRecord, OrdersRecord
 from judge.language import gettext as _
-from judge.language import ngettext, reading
+from judge.language import in_reader_language, ngettext, reading
 
 log = logging.getLogger("judge")
 title = views.title
@@ -339,7 +339,7 @@ def published_lines(session: Session, game: Game, state: ExchangeState) -> list[
     """The publication of an ended game (E41), as lines: the ranking, each phase's chart, the ledgers."""
     lines = views.ranking_lines(ranking(state), state.result) if state.stage is Stage.ENDED else []
     for row in api.processed_phases(session, game):
-        chart = (row.result or {}).get("chart")
+        chart = in_reader_language((row.result or {}).get("chart"))
         if chart:
             lines += ["", f"=== {row.name} ===", *chart]
     lines += ["", "=== " + _("Every corporation's ledger (E24, E41)") + " ==="]

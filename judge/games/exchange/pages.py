@@ -37,6 +37,7 @@ from judge.api import (
 from judge.engine.notation import position_from_data, position_to_data
 from judge.games.exchange import handlers, lifecycle, mails, stored
 from judge.language import gettext as _
+from judge.language import in_reader_language
 from judge.render import render_svg
 
 log = logging.getLogger("judge")
@@ -75,7 +76,7 @@ def gather(session: Session, game: Game) -> GameRecord:
     if state is None:
         return GameRecord(facts)
     phases = tuple((row.name, tuple(public)) for row in api.processed_phases(session, game)
-                   if (public := (row.result or {}).get("public")))
+                   if (public := in_reader_language((row.result or {}).get("public"))))
     published = tuple(mails.published_lines(session, game, state)) if facts.finished else ()
     return GameRecord(facts, tuple(handlers.public_lines(state)), phases, published,
                       position_to_data(state.position), tuple(mails.captions(state).items()))

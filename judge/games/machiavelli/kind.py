@@ -61,7 +61,7 @@ from judge.api import (
 from judge.games.machiavelli import ahead, handlers, lifecycle, pages, pictures, views
 from judge.games.machiavelli.core.board import Board, board_names, load_board
 from judge.language import gettext as _
-from judge.language import ngettext
+from judge.language import in_reader_language, ngettext
 
 HISTORY_PHASES = 50  # phases one HISTORY sends at most, as Payola's: a longer range is asked for in parts
 HISTORY_CHARS = 200_000  # characters of one HISTORY answer at most (a phase at least): what anyone may ask for
@@ -330,7 +330,8 @@ class MachiavelliCommands(Commands):
 
     def _brief(self, turn: Turn, game: Game, seat: str, address: str) -> None:
         last = next((r for r in reversed(api.processed_phases(turn.session, game)) if r.result), None)
-        statement = list(last.result["statements"].get(seat, [])) if last is not None and last.result else []
+        kept = last.result.get("statements", {}).get(seat) if last is not None and last.result else None
+        statement = list(in_reader_language(kept) or [])
         lines = handlers.status_lines(turn, game, seat)
         if statement and last is not None:
             lines += ["", _("Your statement of {phase}, {label}:", phase=last.name, label=lifecycle.label(last.name)),
@@ -376,7 +377,8 @@ class MachiavelliCommands(Commands):
         """The public results of the phases carried out (all, one, or a range), which anyone may read: at most
         ``HISTORY_PHASES`` phases and ``HISTORY_CHARS`` characters at once (a phase at least), then how to ask
         for the rest."""
-        published = [(r.name, r.result["public"]) for r in api.processed_phases(turn.session, game) if r.result]
+        published = [(r.name, in_reader_language(r.result["public"]))
+                     for r in api.processed_phases(turn.session, game) if r.result]
         names = [name for name, _ in published]
         first, last = command.first, command.last
         for named in (first, last):
@@ -419,7 +421,7 @@ class Machiavelli(MachiavelliLobby, MachiavelliPhases, MachiavelliCommands, Kind
 
     def public_results(self, session: Session, game: Game, row: PhaseRow) -> list[str]:
         """What every player and observer read of the phase: its public lines."""
-        return [str(line) for line in (row.result or {}).get("public", [])]
+        return [str(line) for line in in_reader_language((row.result or {}).get("public")) or []]
 
     def facts(self, session: Session, game: Game, acting: bool = True,
               seated: Sequence[Player] | None = None) -> GameFacts:

@@ -65,7 +65,7 @@ from judge.games.machiavelli.core.notation import position_from_data, position_t
 from judge.games.machiavelli.core.position import Campaign, Phase, Position, Season
 from judge.games.machiavelli.core.spring import spring_letter
 from judge.games.machiavelli.core.syntax import parse_letter
-from judge.language import SOURCE, Stored, Wording, current, later, ngettext, reading, worded
+from judge.language import Stored, Wording, current, in_every_language, in_reader_language, later, ngettext, worded
 from judge.language import gettext as _
 
 log = logging.getLogger("judge")
@@ -467,8 +467,10 @@ def process_phase(session: Session, game: Game, settings: Settings, now: datetim
                                                       defaulted.get(country)) for country in expected})
         return written[current()]
 
-    with reading(SOURCE):  # kept as the judge's records are, in English (HISTORY, the end's publication)
-        public, statements = texts()
+    kept_texts = in_every_language(texts)  # kept in every language: HISTORY, the page, the end's publication
+    public = {language: made[0] for language, made in kept_texts.items()}
+    statements = {country: {language: made[1][country] for language, made in kept_texts.items()}
+                  for country in expected}
     kept = {"position": position_to_data(after),
             "letters": {country: letter.parsed["orders"] for country, letter in sorted(standing.items())},
             "defaulted": sorted(defaulted), "public": public, "statements": statements,
@@ -585,7 +587,8 @@ def publication(session: Session, game: Game) -> Publication:
     for row in api.processed_phases(session, game):
         result = row.result or {}
         letters: Mapping[str, list[str]] = result.get("letters", {})
-        statements: Mapping[str, list[str]] = result.get("statements", {})
+        statements: Mapping[str, list[str]] = {country: in_reader_language(kept) or []
+                                               for country, kept in (result.get("statements") or {}).items()}
         if not letters and not statements:
             continue
         lines += ["=== " + _("{phase}, {label}", phase=row.name, label=label(row.name)) + " ===", ""]

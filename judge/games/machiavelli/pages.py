@@ -33,6 +33,7 @@ from judge.api import (
 from judge.games.machiavelli import lifecycle, pictures, views
 from judge.games.machiavelli.core.board import load_board
 from judge.games.machiavelli.core.notation import position_from_data, position_to_data
+from judge.language import in_reader_language
 
 
 @dataclass(frozen=True)
@@ -78,7 +79,8 @@ def gather(session: Session, game: Game) -> GameRecord:
     last = next((r for r in reversed(processed) if r.result), None)
     if last is None or last.result is None:
         return GameRecord(facts, board, scenario=game.variant, position=drawn, money=money)
-    return GameRecord(facts, board, last.name, tuple(last.result["public"]), game.variant, drawn, money)
+    public = tuple(in_reader_language(last.result["public"]))
+    return GameRecord(facts, board, last.name, public, game.variant, drawn, money)
 
 
 def write_game(root: Path, record: GameRecord, force: bool = False) -> Path:

@@ -4,12 +4,17 @@ figure the English investor in their seat reads; the observers and the game mast
 
 from __future__ import annotations
 
+import json
 import logging
 import re
 from pathlib import Path
 
 import pytest
+from babel.messages.pofile import read_po
+from sqlalchemy import select
 
+from judge.language import gettext, reading
+from judge.store.models import Game, PhaseRow
 from judge.web.pages import publish
 from tests.games.exchange.by_mail import GM, address, exchange_game, game_row, mails_to, master, send_as
 from tests.support.harness import Judge, Sent
@@ -284,6 +289,71 @@ def test_the_ends_publication_is_in_each_readers_language(judge: Judge, finale: 
     assert "Everything that was secret is now published (E41)" in english
 
 
+_TEMPLATE = Path(__file__).parents[3] / "judge" / "games" / "exchange" / "locale" / "messages.pot"
+SENTENCES = [message.id for message in read_po(_TEMPLATE.open("rb")) if isinstance(message.id, str)
+             and len(message.id) > 24 and "{" not in message.id and "%(" not in message.id]
+"""Exchange's English sentences without places: none may be in what an Italian or a French reader reads."""
+SAID = {"it": ["Le società dopo W1900X (E36; gli amministratori delegati eletti per il 1901, E19):",
+               "La mappa com'è ora (unità, poi centri di rifornimento):", "Che cosa è stato di ciascuna riga:",
+               "Registro delle azioni dopo la fase:", "S1901M non è stata giocata: la partita è finita"],
+        "fr": ["Les sociétés après W1900X (E36 ; les PDG élus pour 1901, E19) :",
+               "La carte telle qu'elle est (unités, puis centres de ravitaillement) :",
+               "Ce qu'il est advenu de chaque ligne :", "Registre des actions après la phase :",
+               "S1901M n'a pas été jouée : la partie est terminée"]}
+"""What an Italian and a French reader read of the phases' kept texts: their public results and charts."""
+
+
+def _history(judge: Judge, name: str, game: str) -> str:
+    judge.send(address(name), f"HISTORY {game}")
+    sent = judge.last_to(address(name))
+    return sent.body + "".join(data.decode() for _, data in sent.attachments.values())
+
+
+def test_history_and_the_ends_publication_quote_every_phase_in_the_readers_language(judge: Judge, finale: str) -> None:
+    """Each phase's public results, statements and chart are kept in every language, with the same
+    figures: HISTORY and the end's publication quote them in the reader's, with no English sentence."""
+    with judge.db.transaction() as session:
+        game_id = session.scalars(select(Game.id).where(Game.name == finale)).one()
+        row = session.scalars(select(PhaseRow).where(PhaseRow.game_id == game_id, PhaseRow.name == "W1900X")).one()
+        for key in ("public", "chart"):
+            kept = row.result[key]
+            assert set(kept) == {"en", "fr", "it"} and kept["it"] != kept["en"]
+            assert _marks(kept["en"]) == _marks(kept["fr"]) == _marks(kept["it"]), key
+        for investor, kept in row.result["statements"].items():
+            assert _marks(kept["en"]) == _marks(kept["fr"]) == _marks(kept["it"]), investor
+    ended = [m for m in judge.all_mail() if "(E41)" in m.body and m.subject.startswith(finale)]
+    for name, language in (("ITA", "it"), ("FRA", "fr")):
+        publication = [m.body for m in ended if m.to == address(name)][-1]
+        history = _history(judge, name, finale)
+        with reading(language):  # a sentence the language keeps as it is
+            same = {sentence for sentence in SENTENCES if gettext(sentence) == sentence}
+        for text in (history, publication):
+            assert [said for said in SAID[language][2:] if said not in text] == [], name
+            assert [sentence for sentence in SENTENCES if sentence in text and sentence not in same] == [], name
+            assert "What became of each line" not in text and "was not played" not in text
+        assert [said for said in SAID[language][:2] if said not in history] == [], name
+        assert "The corporations after" not in history and "The board as it stands" not in history
+
+
+def test_a_phase_kept_before_its_texts_were_kept_in_every_language_is_read_as_it_was_kept(
+        judge: Judge, finale: str) -> None:
+    """A phase an older judge processed (or an imported game's) kept its texts once, as plain lists:
+    HISTORY quotes them as they were kept, to an Italian reader too."""
+    with judge.db.transaction() as session:
+        game_id = session.scalars(select(Game.id).where(Game.name == finale)).one()
+        row = session.scalars(select(PhaseRow).where(PhaseRow.game_id == game_id, PhaseRow.name == "W1900X")).one()
+        row.result = {**row.result, "public": ["An old judge's public results."],
+                      "chart": ["An old judge's chart."], "statements": {"ITA": [["Your statement", ["old"]]]}}
+    history = _history(judge, "ITA", finale)
+    assert "An old judge's public results." in history and "An old judge's chart." in history
+    assert "Tutto, pubblicato alla fine (E41)" in history
+
+
+def _marks(kept: object) -> list[str]:
+    """The figures and investors' names of a kept text, in order: the same in every language."""
+    return re.findall(r"\b(?:ITA|FRA|ENG)\b|\d+", json.dumps(kept, ensure_ascii=False))
+
+
 def test_no_centre_and_no_unit_agree_in_gender_in_italian_and_french() -> None:
     """The board's lines say "none" for centres in the centres' gender (`pgettext`), for units in the units'."""
     from judge.games.exchange import views
@@ -297,3 +367,5 @@ def test_no_centre_and_no_unit_agree_in_gender_in_italian_and_french() -> None:
     with reading("fr"):
         lines = views.board_lines([("A PAR", "FRANCE")], [], {}, [])
     assert "      centres : aucun" in lines
+
+

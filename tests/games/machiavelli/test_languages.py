@@ -12,11 +12,13 @@ from pathlib import Path
 
 import pytest
 from babel.messages.pofile import read_po
+from sqlalchemy import select
 
 from judge.games import machiavelli
 from judge.games.machiavelli import views
 from judge.games.machiavelli.core.position import Phase
 from judge.language import gettext, reading
+from judge.store.models import PhaseRow
 from judge.web.pages import web_root
 from tests.support.harness import Judge, Sent
 
@@ -162,9 +164,11 @@ SAID = {
            "block": "che non è un ordine di la lettera di campagna di Primavera 1454",
            "info": ["la variante Absence of Plague", "la press è grigia (anonima) per impostazione predefinita (18.1)"],
            "history": ["== SP1454A, la lettera di primavera di Primavera 1454 (ordini A) ==",
-                       "m2 non ha eseguito nessuna fase FA1460C (eseguite: SP1454A)"],
+                       "m2 non ha eseguito nessuna fase FA1460C (eseguite: SP1454A)",
+                       "Primavera 1454, fase A (da A.4 ad A.7):", "Unità sciolte (7):"],
            "end": ["Niente è più segreto (M63)", "=== La fine ===", "La lettera di Florence:\n  transfer 3 to Milan",
-                   "Il rendiconto di Florence:"],
+                   "Il rendiconto di Florence:", "Il tuo tesoro: 15 ducati prima, 6 ducati ora.",
+                   "Non hai inviato alcuna lettera: gli stipendi delle unità sono pagati d'ufficio"],
            "page": ["<h1>Partita m2</h1>", "Una partita di Machiavelli per posta", "<h2 id=\"seats\">Paesi</h2>",
                     "Florence: giocato", "I risultati di SP1454A", "Il denaro di ogni paese, anno per anno"]},
     "fr": {"help": ["Les phases sont les lettres que les règles attendent",
@@ -175,17 +179,21 @@ SAID = {
            "block": "qui n'est pas un ordre de la lettre de campagne de Printemps 1454",
            "info": ["la variante Absence of Plague", "la presse est grise (anonyme) par défaut (18.1)"],
            "history": ["== SP1454A, la lettre de printemps de Printemps 1454 (ordres A) ==",
-                       "m2 n'a exécuté aucune phase FA1460C (exécutées : SP1454A)"],
+                       "m2 n'a exécuté aucune phase FA1460C (exécutées : SP1454A)",
+                       "Printemps 1454, phase A (A.4 à A.7) :", "Unités dissoutes (7) :"],
            "end": ["Plus rien n'est secret (M63)", "=== La fin ===", "La lettre de Florence :\n  transfer 3 to Milan",
-                   "Le relevé de Florence :"],
+                   "Le relevé de Florence :", "Votre trésor : 15 ducats avant, 6 ducats maintenant.",
+                   "Vous n'avez envoyé aucune lettre : les soldes des unités sont payées d'office"],
            "page": ["<h1>Partie m2</h1>", "Une partie de Machiavelli par courriel", "<h2 id=\"seats\">Pays</h2>",
                     "Florence : joué", "Les résultats de SP1454A", "argent de chaque pays, année par année"]},
 }
 ENGLISH = {"help": ["The phases are the letters the rules await", "hold (also: holds, stand)"],
            "join": "names no country", "block": "which is no order of",
            "info": ["the variant Absence of Plague", "press is grey (anonymous) by default"],
-           "history": ["the spring letter of Spring 1454", "has carried out no phase"],
-           "end": ["Nothing is secret any more", "=== The end ===", "Florence's letter:"],
+           "history": ["the spring letter of Spring 1454", "has carried out no phase", "Spring 1454, phase A",
+                       "Units disbanded (7):"],
+           "end": ["Nothing is secret any more", "=== The end ===", "Florence's letter:", "Your treasury:",
+                   "You sent no letter:"],
            "page": ["Game m2", "A game of Machiavelli by mail", "Countries", "Florence: played", "The results of",
                     "year by year"]}
 """What an English reader reads of the same: none of it in an Italian or a French reader's."""
@@ -242,7 +250,40 @@ def test_help_info_history_a_refused_line_the_publication_and_the_page_are_in_th
         assert " ".join(sentence.split()) in text, (part, sentence)
     english = ENGLISH[part]
     assert [sentence for sentence in ([english] if isinstance(english, str) else english) if sentence in text] == []
-    if part in ("help", "info", "join", "block"):  # no stored text in them: not one English sentence of the kind
-        with reading(language):  # but a title the language keeps as it is (Machiavelli: Absence of Plague)
-            kept = {sentence for sentence in SENTENCES if gettext(sentence) == sentence}
-        assert [sentence for sentence in english_in(read[part]) if sentence not in kept] == [], part
+    with reading(language):  # not one English sentence of the kind, the phases' kept texts included, but a title
+        kept = {sentence for sentence in SENTENCES if gettext(sentence) == sentence}  # kept as it is (AoP's)
+    assert [sentence for sentence in english_in(read[part]) if sentence not in kept] == [], part
+
+
+def test_a_phase_kept_before_its_texts_were_kept_in_every_language_is_read_as_it_was_kept(
+        tmp_path: Path) -> None:
+    """A phase processed by an older judge kept its public results and statements once, in English (a
+    plain list, as an imported game's may be): HISTORY and the end's publication show them as they were
+    kept, to an Italian reader too, with the rest of the answer in Italian; a phase kept in every language
+    is read in the reader's."""
+    judge = Judge(tmp_path)
+    ann, bob = PLAYERS["Florence"][0], PLAYERS["Milan"][0]
+    judge.send(ann, "SET LANGUAGE it")
+    judge.send(GM, "CREATE m3 gm-pw machiavelli")
+    judge.send(ann, "JOIN m3 pw-Florence Florence")
+    judge.send(bob, "JOIN m3 pw-Milan Milan")
+    judge.send(GM, "SIGNON MASTER@m3 gm-pw\nSTART")
+    judge.send(ann, "SIGNON Florence@m3 pw-Florence\npay A flo")
+    judge.send(bob, "SIGNON Milan@m3 pw-Milan\npay A mil")  # SP1454A carried out
+    with judge.db.transaction() as session:
+        row = session.scalars(select(PhaseRow).where(PhaseRow.name == "SP1454A")).one()
+        assert set(row.result["public"]) == {"en", "fr", "it"}
+        assert row.result["statements"]["Florence"]["it"] != row.result["statements"]["Florence"]["en"]
+        assert figures("".join(row.result["public"]["it"])) == figures("".join(row.result["public"]["en"]))
+        row.result = {**row.result, "public": ["An old judge's public results."],
+                      "statements": {"Florence": ["An old judge's statement for Florence."]}}
+    judge.send(ann, "HISTORY m3")
+    sent = judge.last_to(ann)
+    history = sent.body + "".join(data.decode() for _, data in sent.attachments.values())
+    assert "== SP1454A, la lettera di primavera di Primavera 1454 (ordini A) ==" in history
+    assert "An old judge's public results." in history
+    judge.new_mail()
+    judge.terminate(GM, "SIGNON MASTER@m3 gm-pw")
+    end = next(m.body for m in judge.new_mail() if m.to == ann and not m.subject.startswith("Re: "))
+    assert "Il rendiconto di Florence:\n  An old judge's statement for Florence." in end
+    assert "Niente è più segreto (M63)" in end
