@@ -73,6 +73,7 @@ def test_a_phases_maps_are_drawn_once_for_its_mails_and_its_pages(tmp_path: Path
     judge = two_player_game(Judge(tmp_path, maps=True, web=True, maps_default="all"))
     judge.send(ALICE, "SIGNON FRANCE@g1 alice-pw\n3 : A PAR - BUR\n2 : F BRE - MAO")
     judge.new_mail()
+    png.DRAWN.clear()  # not remembered from another test of this process that drew the same game's maps
     composed: list[str] = []
     compose = png._compose
 
