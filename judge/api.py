@@ -31,8 +31,8 @@ writes none itself), its story (`record`), the end by its rules between phases (
 a publication before the end
 (`publish`: Payola's REVEAL), queueing a mail in the transaction (`queue`), rendering a template
 (`render`, and `when`, `counted`, `duration` for the words), writing a mail in its reader's language
-(`writing_to`, `language_of`: the messages themselves are `judge.language`'s), the pages' helpers, the demo's
-judge.
+(`writing_to`, and `by_language` for one text per language of many readers: the messages themselves
+are `judge.language`'s), the pages' helpers, the demo's judge.
 
 The names are imported lazily, when a kind first asks for them (`__getattr__`); the typed imports
 below are what type checkers read, and a test holds them to the table the module resolves.
@@ -120,7 +120,7 @@ if TYPE_CHECKING:  # what type checkers read; at run time, `__getattr__` imports
     from judge.service.options import GAME_FLAGS, Rules, rules_of, split_options
     from judge.service.outgoing.forms import Form, note_list
     from judge.service.outgoing.outbox import queue
-    from judge.service.outgoing.preferences import language_of, writing_to
+    from judge.service.outgoing.preferences import by_language, writing_to
     from judge.service.states import RUNNING, GameError, GameState
     from judge.service.templates import counted, render, seat_state_word, when
     from judge.service.templates import duration as in_words
@@ -216,7 +216,7 @@ _SOURCES: dict[str, tuple[str, str]] = {
     "Form": ("judge.service.outgoing.forms", "Form"),
     "note_list": ("judge.service.outgoing.forms", "note_list"),
     "queue": ("judge.service.outgoing.outbox", "queue"),
-    "language_of": ("judge.service.outgoing.preferences", "language_of"),
+    "by_language": ("judge.service.outgoing.preferences", "by_language"),
     "writing_to": ("judge.service.outgoing.preferences", "writing_to"),
     "counted": ("judge.service.templates", "counted"),
     "in_words": ("judge.service.templates", "duration"),
@@ -251,9 +251,9 @@ __all__ = [  # the API's names: what a kind may use of the host (a test holds th
     "GameFacts", "GameLine", "GameState", "History", "Kind", "Line", "Lobby", "Outbox", "Pages", "PhaseChange",
     "PhaseRow", "Phases", "Player", "Press", "Publication", "Records", "Role", "Rules", "Seat", "SetDuration",
     "Settings", "Standing", "Submission", "Tool", "Turn", "Unknown", "absence_lines", "answer_list",
-    "answer_summary", "assign_seat", "close_seat", "counted", "current_phase", "drop_setting", "duration",
-    "end_game", "ended_deserted", "game_facts", "in_words", "is_played", "json_tool", "keep_setting",
-    "language_of", "latest_accepted", "latest_submission", "latest_submissions", "latest_texts", "log_on_commit",
+    "answer_summary", "assign_seat", "by_language", "close_seat", "counted", "current_phase", "drop_setting",
+    "duration", "end_game", "ended_deserted", "game_facts", "in_words", "is_played", "json_tool", "keep_setting",
+    "latest_accepted", "latest_submission", "latest_submissions", "latest_texts", "log_on_commit",
     "make_folder", "note_list",
     "observers", "open_phase", "open_seat", "page_url", "parse_duration", "parse_lines", "phase_data_now",
     "phase_seed", "phases_by_id", "players", "press_tokens", "processed", "processed_names", "processed_phases",

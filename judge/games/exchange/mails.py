@@ -39,7 +39,7 @@ from typing import Any, Literal, overload
 from sqlalchemy.orm import Session
 
 from judge import api
-from judge.api import Attachment, Closing, Drawn, Game, Role, Settings, language_of, queue, render, writing_to
+from judge.api import Attachment, Closing, Drawn, Game, Role, Settings, by_language, queue, render, writing_to
 from judge.engine.position import Position, Season
 from judge.engine.results import OrderResult
 from judge.games.exchange import stored, views
@@ -269,7 +269,7 @@ def results(session: Session, game: Game, settings: Settings, now: datetime, don
             queue(session, settings, to=player.address, subject=closing.subject(game.name, phase), body=body,
                   kind="results", now=now, game_id=game.id, attachments=pictures,
                   opens=investor if next_phase else None)
-    for language, readers in _by_language(session, settings, game, api.observers(session, game)).items():
+    for language, readers in by_language(session, settings, game, api.observers(session, game)).items():
         with reading(language):
             body = render("exchange/results", game=game, phase=phase, next_phase=next_phase, preface=closing.preface,
                           public=public_lines(done), sections=[], todo=[], deadline=deadline)
@@ -282,14 +282,6 @@ def results(session: Session, game: Game, settings: Settings, now: datetime, don
                       deadline=deadline)
         queue(session, settings, to=game.gm_address, subject=_("{game} {phase} chart", game=game.name, phase=phase),
               body=body, kind="chart", now=now, game_id=game.id, attachments=pictures)
-
-
-def _by_language(session: Session, settings: Settings, game: Game, readers: Sequence[str]) -> dict[str, list[str]]:
-    """``readers`` (observers) grouped by the language each reads, that one text is made per language."""
-    grouped: dict[str, list[str]] = {}
-    for reader in readers:
-        grouped.setdefault(language_of(session, settings, reader, game), []).append(reader)
-    return grouped
 
 
 def chart_lines(done: Done) -> list[str]:
@@ -325,7 +317,7 @@ def start_mails(session: Session, game: Game, settings: Settings, now: datetime,
               now=now, game_id=game.id, attachments=board,
               body=render("exchange/start", game=game, investor=None, state=state,
                           facts=views.facts_lines(corporation_facts(state), None), todo=[], deadline=game.deadline))
-    for language, readers in _by_language(session, settings, game, api.observers(session, game)).items():
+    for language, readers in by_language(session, settings, game, api.observers(session, game)).items():
         with reading(language):
             subject = _("{game} starts", game=game.name)
             body = render("exchange/start", game=game, investor=None, state=state,

@@ -56,12 +56,12 @@ from judge.api import (
     Player,
     Publication,
     Settings,
+    by_language,
     counted,
     current_phase,
     duration,
     in_words,
     is_played,
-    language_of,
     latest_submissions,
     latest_texts,
     log_on_commit,
@@ -369,22 +369,13 @@ def start_game(session: Session, game: Game, settings: Settings, now: datetime) 
               body=render("payola/start", **common, **worded(), power=None, balance=None, why="", blind=False,
                           drawn=bool(whole)))
     watched = [] if blind else whole  # a Tin Cup game shows observers no position while it runs
-    for language, readers in _by_language(session, settings, game, observers(session, game)).items():
+    for language, readers in by_language(session, settings, game, observers(session, game)).items():
         with reading(language):  # what anyone watching the game may know of its start, one text a language
             body = render("payola/start", **common, **worded(), power=None, balance=None, why="", blind=blind,
                           drawn=bool(watched), observer=True)
             for observer in readers:
                 queue(session, settings, to=observer, subject=_("{game} starts", game=game.name), kind="start", now=now,
                       game_id=game.id, attachments=watched, body=body)
-
-
-def _by_language(session: Session, settings: Settings, game: Game, addresses: list[str]) -> dict[str, list[str]]:
-    """``addresses`` (a game's observers) grouped by the language each reads, in their order: a text
-    written once for all of them is written once per language."""
-    grouped: dict[str, list[str]] = {}
-    for address in addresses:
-        grouped.setdefault(language_of(session, settings, address, game), []).append(address)
-    return grouped
 
 
 def _roster(session: Session, game: Game) -> list[tuple[str, str]]:
@@ -652,7 +643,7 @@ def _mail_results(session: Session, game: Game, settings: Settings, processed: P
                           notes=processed.closing.lines, **common(current()))
             queue(session, settings, to=player.address, subject=subject, body=body, kind="results", now=now,
                   game_id=game.id, attachments=attached, opens=power if processed.next_phase else None)
-    for language, readers in _by_language(session, settings, game, observers(session, game)).items():
+    for language, readers in by_language(session, settings, game, observers(session, game)).items():
         with reading(language):  # one text for all of them who read one language
             body = render("payola/results", game=game, view=public, next_phase=processed.next_phase,
                           winner=processed.winner, deadline=game.deadline, web_url=page,

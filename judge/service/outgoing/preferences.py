@@ -25,7 +25,7 @@ transaction for each mailbox that gets a picture.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime
 from typing import NamedTuple, TypeVar
@@ -119,6 +119,15 @@ def writing_to(session: Session, settings: Settings, address: str, game: Game | 
     composed inside, its template rendered and every message of its text asked for there (`language_of`)."""
     with reading(language_of(session, settings, address, game)):
         yield
+
+
+def by_language(session: Session, settings: Settings, game: Game, addresses: Iterable[str]) -> dict[str, list[str]]:
+    """``addresses`` (readers of ``game``, its observers say) grouped by the language each reads, in their
+    order: a text written once for all of them is written once per language."""
+    grouped: dict[str, list[str]] = {}
+    for address in addresses:
+        grouped.setdefault(language_of(session, settings, address, game), []).append(address)
+    return grouped
 
 
 def choose_language(session: Session, address: str, language: str | None, now: datetime) -> None:
