@@ -65,7 +65,7 @@ from judge.games.machiavelli.core.notation import position_from_data, position_t
 from judge.games.machiavelli.core.position import Campaign, Phase, Position, Season
 from judge.games.machiavelli.core.spring import spring_letter
 from judge.games.machiavelli.core.syntax import parse_letter
-from judge.language import Stored, Wording, current, in_every_language, in_reader_language, later, ngettext, worded
+from judge.language import Stored, current, in_every_language, in_reader_language, later, ngettext, worded
 from judge.language import gettext as _
 
 log = logging.getLogger("judge")
@@ -503,7 +503,7 @@ def _ended(phase: str, end: GameEnd, season: Season) -> PhaseChange:
     """The end of the game in ``phase`` as the host keeps it: won by its winners, or ended by a vote
     (M64) as a draw among every surviving country or conceded to one."""
     winners, agreed = end.winners, end.agreed
-    when = _season_kept(season)
+    when = views.season_kept(season)
     if agreed is None:
         named: Stored = winners[0] if len(winners) == 1 else later(
             "{first} and {last}", first=", ".join(winners[:-1]), last=winners[-1])
@@ -516,14 +516,6 @@ def _ended(phase: str, end: GameEnd, season: Season) -> PhaseChange:
                        season=when)
     drawn = tuple(winners) if agreed is not None and agreed.to is None and len(winners) > 1 else ()  # M64
     return PhaseChange(phase, None, winners[0] if len(winners) == 1 else None, result, drawn)
-
-
-def _season_kept(season: Season) -> Wording:
-    """``Spring 1454`` kept to be worded in each reader's language (as `views.season_text` words it now)."""
-    names = {Campaign.SPRING: later("Spring {year}", year=season.year),
-             Campaign.SUMMER: later("Summer {year}", year=season.year),
-             Campaign.FALL: later("Fall {year}", year=season.year)}
-    return names[season.campaign]
 
 
 def _mail_results(session: Session, game: Game, settings: Settings, now: datetime, phase: str, board: Board,

@@ -73,9 +73,9 @@ from judge.games.machiavelli.core.position import Campaign, Independent, Owner, 
 from judge.games.machiavelli.core.results import Automatic, ControlChange, OrderResult, Reason, RebellionEnd, Retreat
 from judge.games.machiavelli.core.review import Caution
 from judge.games.machiavelli.core.spring import SALARY, SpringOpening, SpringRecord, raisings
+from judge.language import Wording, later, ngettext, worded
 from judge.language import gettext as _
 from judge.language import gettext as said_in
-from judge.language import ngettext
 
 Names = Callable[[str], str]
 """How an area is written: its code (``mil``, ``spa/nc``) in, its text out."""
@@ -99,8 +99,16 @@ def caution_text(caution: Caution) -> str:
 
 def season_text(season: Season) -> str:
     """``Spring 1454`` in the reader's language."""
-    names = {Campaign.SPRING: _("Spring {year}"), Campaign.SUMMER: _("Summer {year}"), Campaign.FALL: _("Fall {year}")}
-    return names[season.campaign].format(year=season.year)
+    return worded(season_kept(season))
+
+
+def season_kept(season: Season) -> Wording:
+    """``Spring 1454`` kept to be worded in each reader's language (`judge.language.later`), as a game's
+    stored result names its season."""
+    names = {Campaign.SPRING: later("Spring {year}", year=season.year),
+             Campaign.SUMMER: later("Summer {year}", year=season.year),
+             Campaign.FALL: later("Fall {year}", year=season.year)}
+    return names[season.campaign]
 
 
 def default_text(phase: Phase) -> str:
