@@ -77,7 +77,7 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import NamedTuple, Protocol
 
-from sqlalchemy import ColumnElement, exists, select, update
+from sqlalchemy import ColumnElement, bindparam, exists, select, update
 from sqlalchemy.orm import Session, aliased, selectinload
 
 from judge.language import gettext as _
@@ -336,9 +336,7 @@ def send_due(db: Database, settings: Settings, transport: Transport, now: dateti
     KEPT.store(db)  # the maps a full disk refused, given to their mails before those are claimed (`Kept`)
     with db.transaction() as session:
         DRAWINGS.settle(session)
-        due = list(session.scalars(
-            select(Outbox.id).where(Outbox.status == "pending", _due(Outbox, now), ~_ahead(now, sending_only=True))
-            .order_by(Outbox.id).limit(limit)))
+        due = list(session.scalars(_DUE, {"now": now, "limit": limit}))
         key = verp_key(session) if due else b""
     more = len(due) >= limit
     sent = 0
@@ -360,21 +358,36 @@ def send_due(db: Database, settings: Settings, transport: Transport, now: dateti
     return Pass(sent, more)
 
 
-def _due(table: type[Outbox], now: datetime) -> ColumnElement[bool]:
-    """A pending row of ``table`` (the outbox, or an alias of it) may be tried at ``now``."""
-    return table.next_attempt_at.is_(None) | (table.next_attempt_at <= now)
+def _due(table: type[Outbox]) -> ColumnElement[bool]:
+    """A pending row of ``table`` (the outbox, or an alias of it) may be tried at the bound ``now``."""
+    return table.next_attempt_at.is_(None) | (table.next_attempt_at <= bindparam("now"))
 
 
-def _ahead(now: datetime, sending_only: bool = False, batch: list[int] | None = None) -> ColumnElement[bool]:
+def _ahead(sending_only: bool = False) -> ColumnElement[bool]:
     """An older mail to the same address goes first (see the header, "Order"): it is being handed
-    over, or (unless ``sending_only``) it is due at ``now`` and not one of ``batch``, which this
-    sender hands over in order."""
-    older = aliased(Outbox)
+    over, or (unless ``sending_only``) it is due at the bound ``now`` and not one of the bound ``batch``,
+    which this sender hands over in order."""
+    older = aliased(Outbox, name="older")
     first = older.status == "sending"
     if not sending_only:
-        first |= (older.status == "pending") & _due(older, now) & older.id.not_in(batch or [])
+        first |= (older.status == "pending") & _due(older) & older.id.not_in(bindparam("batch", expanding=True))
     return exists().where(older.recipient == Outbox.recipient, older.id < Outbox.id,
                           older.status.in_(("sending", "pending")), first)
+
+
+# The sender's two statements, built once with bound values: built at each pass (an alias, an EXISTS), they cost
+# some milliseconds of Python a pass, as much as running them; SQLAlchemy caches what they compile to.
+_DUE = (select(Outbox.id).where(Outbox.status == "pending", _due(Outbox), ~_ahead(sending_only=True))
+        .order_by(Outbox.id).limit(bindparam("limit")))
+"""The ids of the rows due at ``now``, oldest first, no older mail to their address being handed over: at most
+``limit``."""
+_CLAIM = (update(Outbox).where(Outbox.id.in_(bindparam("batch", expanding=True)), Outbox.status == "pending",
+                               ~_ahead())
+          .values(status="sending", attempts=Outbox.attempts + 1, next_attempt_at=bindparam("claimed_at"),
+                  claimed_by=bindparam("claimant"))
+          .returning(Outbox.id))
+"""The rows of ``batch`` claimed at ``claimed_at`` by ``claimant``, if still pending and not behind an older mail
+(`_claim`)."""
 
 
 def _claim(db: Database, batch: list[int], claimed_at: datetime, now: datetime,
@@ -385,11 +398,8 @@ def _claim(db: Database, batch: list[int], claimed_at: datetime, now: datetime,
     ``links``, where observers' mail offers them: `one_click.base`).  The others, another sender
     took, or they wait for the mail ahead of them."""
     with db.transaction() as session:
-        claimed = list(session.scalars(update(Outbox).where(Outbox.id.in_(batch), Outbox.status == "pending",
-                                                            ~_ahead(now, batch=batch))
-                                       .values(status="sending", attempts=Outbox.attempts + 1,
-                                               next_attempt_at=claimed_at, claimed_by=claimant())
-                                       .returning(Outbox.id)))
+        claimed = list(session.scalars(_CLAIM, {"batch": batch, "now": now, "claimed_at": claimed_at,
+                                                "claimant": claimant()}))
         if not claimed:
             return [], {}
         rows = list(session.scalars(select(Outbox).where(Outbox.id.in_(claimed)).options(_WITH_FILES)
