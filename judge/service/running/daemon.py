@@ -77,7 +77,6 @@ from __future__ import annotations
 import asyncio
 import gc
 import logging
-import multiprocessing
 import os
 import shlex
 import signal
@@ -120,12 +119,11 @@ from judge.service.running.app import (
     unapplied_mail,
 )
 from judge.service.running.listening import BEAT, Listener, listener, listening, stopped_listening, whoami
-from judge.service.running.workers import Workers, look_every, overrun, worker_count
+from judge.service.running.workers import CHILDREN, Workers, look_every, overrun, worker_count
 from judge.store.database import Database, Holding
 from judge.web.pages import refresh, web_root
 
 log = logging.getLogger("judge")
-_SPAWN = multiprocessing.get_context("spawn")  # a fresh interpreter: no copy of the daemon's threads
 SENDER_PERIOD = 5.0  # seconds between outbox sweeps when nothing wakes the sender
 FAULT_PERIOD = 60.0  # at most this many seconds between the tries of a task whose database is down (`backoff`)
 SENDER_QUIET = 0.2  # seconds without mail coming in before the sender runs ...
@@ -823,9 +821,9 @@ class Applier:
 
     def _start(self) -> None:
         """Start the process and wait until it has imported the judge and opened the database."""
-        self.pipe, child = _SPAWN.Pipe()
-        self.holding: Holding = _SPAWN.RawValue("d", 0.0)
-        self.process = _SPAWN.Process(target=_applier_main, args=(child, self.settings, self.kinds, self.holding),
+        self.pipe, child = CHILDREN.Pipe()
+        self.holding: Holding = CHILDREN.RawValue("d", 0.0)
+        self.process = CHILDREN.Process(target=_applier_main, args=(child, self.settings, self.kinds, self.holding),
                                       name="judge-applier", daemon=True)
         self.process.start()
         child.close()

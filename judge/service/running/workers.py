@@ -61,7 +61,12 @@ from judge.store.database import Database, Holding
 from judge.web.pages import IndexLine
 
 log = logging.getLogger("judge")
-_SPAWN = multiprocessing.get_context("spawn")  # a fresh interpreter: no copy of the daemon's threads
+CHILDREN = multiprocessing.get_context("forkserver")
+"""How the daemon starts its child processes (its applier, its deadline workers): each forked from a server
+process that imported the judge once (`set_forkserver_preload`), started as a fresh interpreter, so a child holds
+no copy of the daemon's threads and their locks, as a spawned one; but it starts in milliseconds instead of the
+second or more an interpreter took to import the judge again for every child (a ninth of the suite's time)."""
+CHILDREN.set_forkserver_preload(["judge.service.running.daemon", "judge.bootstrap"])
 NICE = 5  # how much lower a worker's priority is than the listener's and the applier's
 MOST = 4  # workers by default at most, whatever the cores: each holds a few hundred MB once it has drawn maps
 LOOK = 1.0  # seconds at most between two looks at the workers' time (less when ``lock-seconds`` is shorter)
@@ -118,14 +123,14 @@ class Workers:
         self.count = count
         self.db = db
         self.workers: list[_Worker | None] = [None] * count
-        self.stopping = _SPAWN.Event()
+        self.stopping = CHILDREN.Event()
         self.lock = threading.Lock()
 
     def _spawn(self) -> _Worker:
         """A worker started, not waited for: it says ``"ready"`` once it has opened the database."""
-        pipe, child = _SPAWN.Pipe()
-        holding = _SPAWN.RawValue("d", 0.0)
-        process = _SPAWN.Process(target=_worker_main, args=(child, self.settings, self.kinds, self.stopping, holding),
+        pipe, child = CHILDREN.Pipe()
+        holding = CHILDREN.RawValue("d", 0.0)
+        process = CHILDREN.Process(target=_worker_main, args=(child, self.settings, self.kinds, self.stopping, holding),
                                  name="judge-deadlines", daemon=True)
         process.start()
         child.close()
