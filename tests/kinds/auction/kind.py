@@ -24,6 +24,7 @@ from sqlalchemy import Connection
 from sqlalchemy.orm import Session
 
 from judge import api
+from judge.language import later
 from tests.kinds.auction import core
 
 log = logging.getLogger("judge")
@@ -110,11 +111,11 @@ class Auction(api.Kind):
     name = "auction"
     title = "Sealed-bid auction"
     seat_word = "player"
-    join_usage = "JOIN game password name [KEY key], the name you bid under"
+    join_usage = later("JOIN game password name [KEY key], the name you bid under")
     durations = MappingProxyType({"lot": 24.0})
     commands = (api.Entry(Bid, bid, api.PLAYER, closed_after_the_end=True),)
     words = ("BID",)
-    restored = "the coins, the lots and the bids then standing are as they were before it was processed"
+    restored = later("the coins, the lots and the bids then standing are as they were before it was processed")
 
     # -- creating ------------------------------------------------------------------------------------
 
@@ -233,7 +234,7 @@ class Auction(api.Kind):
                   body="\n".join(status_of(turn.session, game, seat)) + "\n")
 
     def resigned(self, turn: api.Turn, game: api.Game, seat: str) -> str:
-        return " (its bids are nothing from now on)"
+        return "its bids are nothing from now on"
 
     def list_lines(self, turn: api.Turn, game: api.Game) -> list[str]:
         return [f"state: {game.state}", f"phase: {game.phase or '-'}, deadline {api.when(game.deadline)}",

@@ -72,7 +72,7 @@ from sqlalchemy.orm import Session
 
 from judge.commands import parse as cmd
 from judge.language import gettext as _
-from judge.language import ngettext
+from judge.language import ngettext, worded
 from judge.mail.inbound import InboundMail
 from judge.mail.outbound import Attachment
 from judge.mail.received import Source
@@ -264,7 +264,8 @@ class Conversation(Holding):
         if isinstance(command, cmd.BadJoin) and command.game is not None:
             kind = self.session.scalar(select(Game.kind).where(Game.name == command.game))  # no lock: only read
             if kind is not None:
-                return _("expected {usage}", usage=(self.kinds.named(kind) if kind else self.kinds.default).join_usage)
+                usage = (self.kinds.named(kind) if kind else self.kinds.default).join_usage
+                return _("expected {usage}", usage=worded(usage))
         return command.error
 
     def _line(self, line: cmd.Line) -> bool:
