@@ -14,7 +14,7 @@ import pytest
 from judge.bootstrap import kinds
 from judge.language import reading, worded
 from judge.service.hosting.kinds import Lobby, Phases
-from tests.games.payola.by_mail import GERMANY, MASTER, play_spring, start
+from tests.games.payola.by_mail import FRANCE, GERMANY, MASTER, play_spring, start
 from tests.games.pirates.by_mail import FOUR, address, pirates_game
 from tests.support.harness import Judge
 from tests.support.people import ALICE, BOB, CAROL, GM
@@ -127,3 +127,29 @@ def test_a_clause_a_kind_still_glues_reads_as_a_clause_of_its_own(tmp_path: Path
         type(payola).resigned = original  # type: ignore[method-assign]
     assert ("you have resigned; your seat is now a dummy; being eliminated, its treasury is forfeited (rule 2.4)"
             in " ".join(judge.last_to(BOB).body.split()))
+
+
+def test_a_copy_to_the_registered_address_is_written_in_its_readers_language(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """Alice reads Italian at her registered address; a mail signed on as France from another address is
+    answered in that address's language (English): her copy quotes that answer, as written, in a mail of
+    her own language; Bob, who reads the reply's language, gets his copy as it is."""
+    judge = start(Judge(tmp_path))
+    judge.send(ALICE, "SET LANGUAGE it")
+    judge.new_mail()
+    caplog.clear()
+    with caplog.at_level(logging.WARNING, logger="judge"):
+        judge.send("elsewhere@example.org", FRANCE + "STATUS")
+        judge.send("other@example.org", GERMANY + "STATUS")
+    assert not [record for record in caplog.records if "for a reader of" in record.getMessage()]
+    mails = judge.new_mail()
+    [italian] = [mail for mail in mails if mail.to == ALICE]
+    [english] = [mail for mail in mails if mail.to == BOB]
+    assert (italian.subject, english.subject) == ("Copia: Re: orders", "Copy: Re: orders")
+    assert ("Questa è una copia della risposta del giudice a una mail di elsewhere@example.org che riguarda il tuo "
+            "posto. È citata qui sotto così come è stata scritta a quell'indirizzo, in inglese:") in " ".join(
+        italian.body.split())
+    assert ">   OK: signed on as France in g1" in italian.body  # the answer as it was written, quoted
+    assert italian.body.rstrip().endswith("Il giudice, judge@localhost")
+    assert "The judge at judge@localhost" not in italian.body.replace("> The judge", "")
+    assert english.body.lstrip().startswith("> SIGNON G@g1") and "Questa è una copia" not in english.body
