@@ -24,7 +24,6 @@ from sqlalchemy import Connection
 from sqlalchemy.orm import Session
 
 from judge import api
-from judge.language import later
 from tests.kinds.auction import core
 
 log = logging.getLogger("judge")
@@ -111,11 +110,11 @@ class Auction(api.Kind):
     name = "auction"
     title = "Sealed-bid auction"
     seat_word = "player"
-    join_usage = later("JOIN game password name [KEY key], the name you bid under")
+    join_usage = "JOIN game password name [KEY key], the name you bid under"  # a plain string: shown as it is
     durations = MappingProxyType({"lot": 24.0})
     commands = (api.Entry(Bid, bid, api.PLAYER, closed_after_the_end=True),)
     words = ("BID",)
-    restored = later("the coins, the lots and the bids then standing are as they were before it was processed")
+    restored = "the coins, the lots and the bids then standing are as they were before it was processed"
 
     # -- creating ------------------------------------------------------------------------------------
 
