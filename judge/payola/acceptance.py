@@ -13,6 +13,9 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from judge.language import gettext as _
+from judge.language import ngettext
+
 WILDCARD = "?"
 
 
@@ -57,17 +60,18 @@ def parse_acceptance(text: str, letters: Mapping[str, str]) -> AcceptanceList:
     seen: set[str] = set()
     for entry in entries:
         if entry != WILDCARD and entry not in known:
-            raise AcceptanceError(f"'{entry}' is not a power of this game (powers: {''.join(sorted(known))})")
+            raise AcceptanceError(_("'{entry}' is not a power of this game (powers: {powers})", entry=entry,
+                                    powers="".join(sorted(known))))
         if entry in seen:
-            raise AcceptanceError(f"'{entry}' appears more than once")
+            raise AcceptanceError(_("'{entry}' appears more than once", entry=entry))
         seen.add(entry)
     if not entries:
-        raise AcceptanceError("an acceptance list needs the powers' initials, e.g. ACCEPT EFG?")
+        raise AcceptanceError(_("an acceptance list needs the powers' initials, e.g. ACCEPT EFG?"))
     missing = known - seen
     if missing and WILDCARD not in seen:
-        raise AcceptanceError(
-            f"powers {''.join(sorted(missing))} are missing: list every power or put one '?' for the rest"
-        )
+        raise AcceptanceError(ngettext("power {powers} is missing: list every power or put one '?' for the rest",
+                                       "powers {powers} are missing: list every power or put one '?' for the rest",
+                                       len(missing), powers="".join(sorted(missing))))
     return AcceptanceList(tuple(entries))
 
 

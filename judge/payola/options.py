@@ -24,6 +24,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum
 
+from judge.language import gettext as _
+
 
 class OptionError(ValueError):
     """An option word that the judge does not know, or a bad value."""
@@ -90,10 +92,10 @@ def parse_options(words: Iterable[str]) -> Options:
             continue
         known = ", ".join([*_FLAGS, "INCOME=FIXED:N", "INCOME=DECREASING[:N]", "INCOME=INCREASING[:N]",
                            "INCOME_CAP=N"])
-        raise OptionError(f"unknown option '{raw.strip()[:40]}' (known: {known})")
+        raise OptionError(_("unknown option '{option}' (known: {known})", option=raw.strip()[:40], known=known))
     if values.get("classic"):
         values.setdefault("income_scheme", IncomeScheme.FIXED)
         values.setdefault("income_first", 7)
     if values.get("income_scheme") is IncomeScheme.FIXED and values.get("income_first") is None:
-        raise OptionError("INCOME=FIXED needs an amount per center, e.g. INCOME=FIXED:7")
+        raise OptionError(_("INCOME=FIXED needs an amount per center, e.g. INCOME=FIXED:7"))
     return Options(**values)  # type: ignore[arg-type]

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from judge.engine.position import Position
+from judge.language import gettext as _
 from judge.payola.options import IncomeScheme, Options
 
 
@@ -137,15 +138,16 @@ def transfer(
     ``allowed``: :func:`may_transfer` for the sender (false for an eliminated power on Void).
     """
     if not allowed:
-        raise TreasuryError("an eliminated power may not transfer money on this board (no donations)")
+        raise TreasuryError(_("an eliminated power may not transfer money on this board (no donations)"))
     if amount <= 0:
-        raise TreasuryError("a transfer must be of at least one silver piece")
+        raise TreasuryError(_("a transfer must be of at least one silver piece"))
     if sender == receiver:
-        raise TreasuryError("a power cannot transfer money to itself")
+        raise TreasuryError(_("a power cannot transfer money to itself"))
     if receiver not in balances:
-        raise TreasuryError(f"there is no power {receiver} in this game")
+        raise TreasuryError(_("there is no power {power} in this game", power=receiver))
     if balances.get(sender, 0) < amount:
-        raise TreasuryError(f"the balance ({balances.get(sender, 0)} AgP) is smaller than {amount} AgP")
+        raise TreasuryError(_("the balance ({balance} AgP) is smaller than {amount} AgP",
+                              balance=balances.get(sender, 0), amount=amount))
     new = dict(balances)
     new[sender] -= amount
     new[receiver] += amount

@@ -69,7 +69,7 @@ def test_ruling_14_power_symbols_of_the_big_boards_in_acceptance_lists() -> None
     assert order[:2] == ("INDIA", "ITALY") and sorted(order) == sorted(youngstown)
     world = load_map("world").letters
     assert str(parse_acceptance("ACCEPT ZWUSRQPNLKIGFECBA", world)) == "ZWUSRQPNLKIGFECBA"
-    with pytest.raises(AcceptanceError, match="powers A are missing"):
+    with pytest.raises(AcceptanceError, match="power A is missing"):
         parse_acceptance("ACCEPT ZWUSRQPNLKIGFECB", world)
     known = load_map("known_world_901").letters
     assert parse_acceptance("ACCEPT XVN?", known).expand(known, phase_rng(2, "AXUM"))[:3] == (

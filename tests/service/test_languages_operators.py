@@ -16,6 +16,7 @@ from sqlalchemy import select
 from judge.service.operators import backup, importing
 from judge.service.outgoing import preferences
 from judge.service.outgoing.sender import deliver_pending, transport_for
+from judge.service.running.app import abandoned, claim_next
 from judge.store.models import Game
 from tests.service.every_kind import PAYOLA
 from tests.service.test_game_records import played, record_of
@@ -148,11 +149,37 @@ def test_a_failed_deadline_is_told_to_the_master_and_the_admin_each_in_their_lan
     assert "Partita g1: il giudice non è riuscito a eseguire la scadenza di L1 (" in italian.body
     assert french.subject == "g1 en pause : l'exécution de son échéance a échoué"
     assert "Partie g1 : le juge n'a pas pu exécuter l'échéance de L1 (" in french.body
+    assert "L'errore, come l'ha riportato il programma del giudice (in inglese, non tradotto):" in italian.body
+    assert "L'erreur, telle que le programme du juge l'a signalée (en anglais, non traduite) :" in french.body
     for mail in (italian, french):
-        assert "OverflowError" in mail.body  # the cause, as the log has it
+        assert "OverflowError" in mail.body  # the cause, as the log has it: the program's words, not translated
         assert "could not run the deadline" not in mail.body and "Nothing of it was applied" not in mail.body
+        assert "as the judge's program reported it" not in mail.body
     judge.send(GM, f"{MASTER}\nRESUME")  # the master's RESUME, as the mail says
     assert judge.outcome_of("RESUME")[0] == "ok"
+
+
+def test_a_run_left_unfinished_twice_is_told_in_each_readers_language_around_the_programs_words(
+        tmp_path: Path, unwarned: None) -> None:
+    """What ended the run is the worker's own words (kept as they are); the sentence that says so is the
+    reader's: the game master's Italian, the admin's French, and English for a reader who chose none."""
+    judge = start_auction(auction_judge(tmp_path))
+    speaking(judge, **{GM: "it", ADMIN: "fr"})
+    judge.new_mail()
+    judge.later(25)
+    claim_next(judge.db, judge.now, only=["g1"])
+    summary = abandoned(judge.db, judge.settings, "g1", judge.now, "it ended (exit code -9)", again=True)
+    assert summary == "g1 paused: its deadline failed (its run was left unfinished twice (it ended (exit code -9)))"
+    deliver_pending(judge.db, judge.settings, transport_for(judge.settings), judge.now)
+    mails = judge.new_mail()
+    italian, french = to(mails, GM), to(mails, ADMIN)
+    assert ("La sua esecuzione è rimasta incompiuta due volte; ciò che ha interrotto l'ultima, come l'ha riportato "
+            "il programma del giudice (in inglese, non tradotto):") in italian.body
+    assert ("Son exécution est restée inachevée deux fois ; ce qui a interrompu la dernière, tel que le programme "
+            "du juge l'a signalé (en anglais, non traduit) :") in french.body
+    for mail in (italian, french):
+        assert "  it ended (exit code -9)" in mail.body
+        assert "left unfinished twice" not in mail.body and "could not run the deadline" not in mail.body
 
 
 # -- the form ------------------------------------------------------------------------------------------------

@@ -57,7 +57,7 @@ from judge.games.exchange import ahead, handlers, lifecycle, mails, pages, readi
 from judge.games.exchange.core.accounts import resign
 from judge.games.exchange.core.views import ceo_view
 from judge.games.exchange.form import form_parts
-from judge.language import SOURCE, in_reader_language, ngettext
+from judge.language import SOURCE, in_reader_language, later, ngettext
 from judge.language import gettext as _
 
 
@@ -68,7 +68,7 @@ class ExchangeLobby(Lobby):
     name = "exchange"
     title = lifecycle.KIND_TITLE
     seat_word = "investor"
-    join_usage = "JOIN game password name [KEY key], the name you will invest under: letters and digits (E1)"
+    join_usage = later("JOIN game password name [KEY key], the name you will invest under: letters and digits (E1)")
 
     # -- creating and joining ------------------------------------------------------------------------
 
@@ -133,13 +133,13 @@ class ExchangePhases(Phases):
     """Exchange Payola's phases: the board's, and the Exchange phase each Winter (E29)."""
 
     durations = MappingProxyType({"exchange": 48.0, "movement": 48.0, "retreat": 24.0, "adjustment": 24.0})
-    between_phases = "retreat and adjustment phases"
+    between_phases = later("retreat and adjustment phases")
     phase_names = r"[SFW]\d{4}[MRAX]"  # W1900X, the Exchange phase, then the board's
 
-    restored = ("the board, every balance, treasury and share, the CEOs and the investor order are as they were before "
-                "it was processed, and the sheets standing then stand again, as do the votes on the game's end then "
-                "standing (E34); each investor whose balance, shares or offices this changed is told, alone. You may "
-                "change your sheet")
+    restored = later("the board, every balance, treasury and share, the CEOs and the investor order are as they were "
+                     "before it was processed, and the sheets standing then stand again, as do the votes on the game's "
+                     "end then standing (E34); each investor whose balance, shares or offices this changed is told, "
+                     "alone. You may change your sheet")
 
     def start(self, session: Session, game: Game, settings: Settings, now: datetime) -> None:
         lifecycle.start(session, game, settings, now)
@@ -304,13 +304,13 @@ class ExchangeCommands(Commands):
                 "the player of {seat} resigned: {corporations} is now leaderless until the next election (E2, E19)",
                 "the player of {seat} resigned: {corporations} are now leaderless until the next election (E2, E19)",
                 len(led), seat=seat, corporations=_and(led)), public=True)
-            return ngettext(" and, as an investor who resigns (E32), you forfeit your money, your shares go back to "
-                            "the corporations' pools and you leave any CEO office: {corporations} is now leaderless "
+            return ngettext("as an investor who resigns (E32), you forfeit your money, your shares go back to the "
+                            "corporations' pools and you leave any CEO office: {corporations} is now leaderless "
                             "(E19)",
-                            " and, as an investor who resigns (E32), you forfeit your money, your shares go back to "
-                            "the corporations' pools and you leave any CEO office: {corporations} are now leaderless "
+                            "as an investor who resigns (E32), you forfeit your money, your shares go back to the "
+                            "corporations' pools and you leave any CEO office: {corporations} are now leaderless "
                             "(E19)", len(led), corporations=_and(led))
-        return _(" and, as an investor who resigns (E32), you forfeit your money, your shares go back to the "
+        return _("as an investor who resigns (E32), you forfeit your money, your shares go back to the "
                  "corporations' pools and you leave any CEO office")
 
     def list_lines(self, turn: Turn, game: Game) -> list[str]:

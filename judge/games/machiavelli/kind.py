@@ -61,7 +61,7 @@ from judge.api import (
 from judge.games.machiavelli import ahead, handlers, lifecycle, pages, pictures, views
 from judge.games.machiavelli.core.board import Board, board_names, load_board
 from judge.language import gettext as _
-from judge.language import in_reader_language, ngettext
+from judge.language import in_reader_language, later, ngettext
 
 HISTORY_PHASES = 50  # phases one HISTORY sends at most, as Payola's: a longer range is asked for in parts
 HISTORY_CHARS = 200_000  # characters of one HISTORY answer at most (a phase at least): what anyone may ask for
@@ -109,8 +109,8 @@ class MachiavelliLobby(Lobby):
     name = "machiavelli"
     title = lifecycle.KIND_TITLE
     seat_word = "country"
-    join_usage = ("JOIN game password [country] [KEY key], or JOIN game password PREFER and the countries "
-                  "wanted, best first (PREFER Venice Milan, or their first three letters)")
+    join_usage = later("JOIN game password [country] [KEY key], or JOIN game password PREFER and the countries "
+                       "wanted, best first (PREFER Venice Milan, or their first three letters)")
 
     # -- creating and joining ------------------------------------------------------------------------
 
@@ -212,9 +212,9 @@ class MachiavelliPhases(Phases):
     the Thursday between (``SET CLOCK AOP``, ``SET CLOCK AOP SLOW``)."""
     between_phases = ""
     phase_names = r"(?:SP|SU|FA)\d{4}[AC]"  # SP1454A, SU1454C (`lifecycle.phase_name`)
-    restored = ("the board and the treasuries are as they were before it was carried out, and the letters then "
-                "standing stand again (a letter corrected then may not be corrected again, 17.1, M35), as do the "
-                "votes on the game's end then standing (M64)")
+    restored = later("the board and the treasuries are as they were before it was carried out, and the letters then "
+                     "standing stand again (a letter corrected then may not be corrected again, 17.1, M35), as do the "
+                     "votes on the game's end then standing (M64)")
 
     def start(self, session: Session, game: Game, settings: Settings, now: datetime) -> None:
         lifecycle.start(session, game, settings, now)
@@ -363,7 +363,7 @@ class MachiavelliCommands(Commands):
                                 "{country} is eliminated then, its units becoming independent (18.3, 4.3, M62)",
                                 country=seat, takeover=takeover, before=_before_the_campaign(turn.session, game)),
                       public=True)
-        return _("; unless a substitute leader takes {country} over {before}, it is eliminated then (18.3, 4.3, M62)",
+        return _("unless a substitute leader takes {country} over {before}, it is eliminated then (18.3, 4.3, M62)",
                  country=seat, before=before)
 
     def list_lines(self, turn: Turn, game: Game) -> list[str]:

@@ -61,7 +61,7 @@ from judge.games.payola.submissions import (
     store_sheet,
 )
 from judge.language import gettext as _
-from judge.language import worded
+from judge.language import later, worded
 from judge.payola.options import OptionError, parse_options
 from judge.payola.treasury import forfeit
 from judge.wording import power_title
@@ -76,8 +76,8 @@ class PayolaLobby(Lobby):
     name = "payola"
     title = "Payola Diplomacy"
     seat_word = "power"
-    join_usage = ("JOIN game password [power] [KEY key], or JOIN game password PREFER and the powers wanted, "
-                  "best first (PREFER FEGIART, or their names)")
+    join_usage = later("JOIN game password [power] [KEY key], or JOIN game password PREFER and the powers wanted, "
+                       "best first (PREFER FEGIART, or their names)")
 
     # -- creating and joining ------------------------------------------------------------------------
 
@@ -154,10 +154,10 @@ class PayolaPhases(Phases):
     """Payola's phases: the board's movement, retreat and adjustment phases."""
 
     durations = MappingProxyType({"movement": 48.0, "retreat": 24.0, "adjustment": 24.0})
-    between_phases = "retreat and adjustment phases"
+    between_phases = later("retreat and adjustment phases")
     phase_names = r"[SFW]\d{4}[MRA]"  # S1901M, F1901R, W1901A
-    restored = ("the position, balances, offer sheets, orders, acceptance lists and votes on the game's end are as "
-                "they were before it was processed. You may change your sheet or orders")
+    restored = later("the position, balances, offer sheets, orders, acceptance lists and votes on the game's end are "
+                     "as they were before it was processed. You may change your sheet or orders")
 
     def start(self, session: Session, game: Game, settings: Settings, now: datetime) -> None:
         lifecycle.start_game(session, game, settings, now)

@@ -57,7 +57,7 @@ from judge.games.pirates.core.notation import match_from_data
 from judge.games.pirates.core.views import end_view
 from judge.games.pirates.form import form_parts
 from judge.language import gettext as _
-from judge.language import ngettext
+from judge.language import later, ngettext
 
 HOST_WORDS = frozenset({"MASTER", "GM", "ALL", "KEY"})
 """Words the host gives a meaning where a seat is named (SIGNON MASTER@game, PRESS TO ALL, a
@@ -71,7 +71,7 @@ class PiratesLobby(Lobby):
     title = lifecycle.KIND_TITLE
     seat_word = "seat"
     player_word = "player"
-    join_usage = "JOIN game password name [KEY key], the name you will play under: 2 to 12 letters or digits"
+    join_usage = later("JOIN game password name [KEY key], the name you will play under: 2 to 12 letters or digits")
 
     # -- creating and joining ------------------------------------------------------------------------
 
@@ -217,7 +217,7 @@ class PiratesCommands(Commands):
                   now=talk.now, game_id=game.id, body=body, opens=seat)
 
     def resigned(self, talk: Turn, game: Game, seat: str) -> str:
-        return _(" (it plays on by the defaults: the default plan, drawn ballots)")
+        return _("it plays on by the defaults: the default plan, drawn ballots")
 
     def list_lines(self, talk: Turn, game: Game) -> list[str]:
         """The match's name, round and phase and each seat's state: never who has sent what (P10)."""

@@ -354,7 +354,7 @@ def answer_list(game: Game, what: str, label: str | None, seated: Iterable[tuple
 def who_plays(session: Session, game: Game, reader: str) -> dict[str, str]:
     """Who plays each played seat now (WHOGAME), as ``reader`` may know it (as `who_played`)."""
     addresses = reader == "master" or (reader == "player" and not rules_of(game).anonymous)
-    return {p.seat: p.address if addresses else "a player" for p in players(session, game)
+    return {p.seat: p.address if addresses else _("a player") for p in players(session, game)
             if p.seat and p.address and is_played(p)}
 
 

@@ -45,7 +45,7 @@ from sqlalchemy.orm import Session
 
 from judge.commands.parse import Command as Line
 from judge.commands.parse import History, press_to_seats
-from judge.language import Stored, add_catalogue
+from judge.language import Stored, add_catalogue, later
 from judge.language import gettext as _
 from judge.service.config import Settings
 from judge.service.dispatch import Dispatcher, Entry
@@ -154,9 +154,10 @@ class Lobby(Protocol):
     player_word: str = ""
     """What an answer calls those a seat's name names, where one names none ("there is no player named
     ..."): by default, the `seat_word`."""
-    join_usage: str = "JOIN game password name [KEY key]"
+    join_usage: Stored = later("JOIN game password name [KEY key]")
     """JOIN in this kind's words, as a JOIN line that cannot be read is answered: "JOIN game
-    password [power] [KEY key], ..." """
+    password [power] [KEY key], ..."; a stored wording (`judge.language.later`), worded in the reader's
+    language where it is shown (a plain string is shown as it is)."""
 
     def read_create(self, words: Sequence[str]) -> tuple[str, list[str]]:
         """CREATE's words after the kind's name: the game's ``variant`` and ``options`` to keep;
@@ -169,7 +170,7 @@ class Lobby(Protocol):
 
     def create_help(self) -> list[str]:
         """How to CREATE a game of this kind, as LIST ends with it."""
-        return [f"{self.title} (CREATE game password {self.name})"]
+        return [_("{kind} (CREATE game password {name})", kind=self.title, name=self.name)]
 
     def capacity(self, game: Game) -> int:
         """How many players the game takes."""
@@ -262,9 +263,10 @@ class Phases(Protocol):
     """Weekly clocks the kind offers by name (``SET CLOCK AOP``): for each, the rule of each of its
     phase settings in SET CLOCK's words (``"MON 12:00 UTC"``, `judge.service.hosting.weekly.read_rule`), and
     under ``"grace"`` a grace period (``"1h"``) if the preset sets one.  None by default."""
-    between_phases: str = ""
-    """What the kind's phases between its main ones are called ("retreat and adjustment phases"),
-    in which a game may forbid press (``SET PRESS BETWEEN OFF``); empty: it has none."""
+    between_phases: Stored = ""
+    """What the kind's phases between its main ones are called (``later("retreat and adjustment phases")``,
+    worded in the reader's language where it is shown), in which a game may forbid press (``SET PRESS
+    BETWEEN OFF``); empty: it has none."""
     phase_names: str = ""
     """A regular expression that every name of the kind's phases matches whole (``[SFW]\\d{4}[MRA]``):
     a word of a mail's subject that matches it, and that `phase_order` places after the phase now,
@@ -331,9 +333,10 @@ class Phases(Protocol):
         the game's state, and at the end publishes (`publication`)."""
         ...
 
-    restored: str = "everything is as it was before it was processed"
+    restored: Stored = later("everything is as it was before it was processed")
     """What a ROLLBACK brings back, for the players' announcement ("the position, balances, offer
-    sheets, orders and acceptance lists are as they were before it was processed")."""
+    sheets, orders and acceptance lists are as they were before it was processed"): a stored wording,
+    worded in each reader's language."""
 
     def rolling_back(self, session: Session, game: Game, to: PhaseRow, later: Sequence[PhaseRow]) -> None:
         """ROLLBACK to the processed phase of ``to``: bring back the kind's own records as they were
@@ -463,8 +466,9 @@ class Commands(Protocol):
         ...
 
     def resigned(self, turn: Turn, game: Game, seat: str) -> str:
-        """What else happens when the player of ``seat`` resigns; the words added to the answer (by
-        default none)."""
+        """What else happens when the player of ``seat`` resigns, as a whole clause in the reader's language
+        ("being eliminated, its treasury is forfeited (rule 2.4)"), which the answer says after its own
+        (`judge.service.incoming.handlers.answers.clauses` joins them); by default none ("")."""
         return ""
 
     def list_lines(self, turn: Turn, game: Game) -> list[str]:

@@ -510,7 +510,7 @@ def abandoned(db: Database, settings: Settings, name: str, now: datetime, why: s
             if not claimed.rowcount:  # type: ignore[attr-defined]
                 return f"{name}: its run was left unfinished after its change was committed ({why})"
         if again:
-            return _deadline_failed(db, settings, name, now, f"its run was left unfinished twice ({why})")
+            return _deadline_failed(db, settings, name, now, why, unfinished=True)
     except (OperationalError, IntegrityError) as exc:
         log.warning("the claim on %s stays until it runs out: %s", name, exc)
         return f"{name}: its run was left unfinished ({why}); it is claimed again once its claim runs out"
@@ -526,20 +526,24 @@ def _release(db: Database, name: str, until: datetime) -> None:
         log.warning("the claim on %s stays until it runs out: %s", name, exc)
 
 
-def _deadline_failed(db: Database, settings: Settings, name: str, now: datetime, why: str) -> str:
-    """Pause a game whose deadline could not be run, ``why``, and tell its game master and the admin."""
+def _deadline_failed(db: Database, settings: Settings, name: str, now: datetime, why: str,
+                     unfinished: bool = False) -> str:
+    """Pause a game whose deadline could not be run, ``why`` (the error, or what ended the run left
+    ``unfinished`` twice, as the program reported it), and tell its game master and the admin: each mail in
+    its reader's language, ``why`` quoted as it is (the program's own words, which no catalogue holds)."""
     reason = why[:2000]
+    said = f"its run was left unfinished twice ({reason})" if unfinished else reason  # the operator's, in English
     with db.transaction() as session:
         game = session.scalar(select(Game).where(Game.name == name).with_for_update())
         if game is None or game.state != GameState.ACTIVE:
-            return f"{name} failed: {reason}"
+            return f"{name} failed: {said}"
         move(game, Event.FAILED)
         for address in sorted({game.gm_address, settings.admin_address}):
             with writing_to(session, settings, address, game):  # each reader's, the master's and the admin's
                 queue(session, settings, to=address, subject=_("{game} paused: its deadline failed", game=game.name),
                       kind="notice", now=now, game_id=game.id,
-                      body=render("deadline_failed", game=game, reason=reason, now=now))
-    return f"{name} paused: its deadline failed ({reason})"
+                      body=render("deadline_failed", game=game, reason=reason, unfinished=unfinished, now=now))
+    return f"{name} paused: its deadline failed ({said})"
 
 
 def tick(db: Database, settings: Settings, now: datetime) -> list[str]:

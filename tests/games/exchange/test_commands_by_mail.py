@@ -421,7 +421,7 @@ def test_E32_an_investor_who_resigned_cannot_be_opened_taken_over_or_replaced(ju
     with every sheet refused ("not an investor in this game")."""
     exchange_game(judge, "gone")
     resigned = send_as(judge, "gone", "BOB", "RESIGN").body
-    assert "you have resigned; your seat has left the game and, as an investor who resigns (E32)" in resigned
+    assert "you have resigned; your seat has left the game; as an investor who resigns (E32)" in resigned
     told = [m for m in judge.all_mail() if m.to == address("ANN") and m.subject == "gone: the player of BOB resigned"]
     assert len(told) == 1 and "the player of BOB resigned: it has left the game" in told[0].body
     assert "dummy" not in resigned + told[0].body  # a dummy keeps its money and shares: BOB keeps nothing

@@ -548,7 +548,7 @@ def test_a_vacant_seat_is_taken_over_under_its_name_and_its_new_player_told_only
 def test_resign_leaves_a_seat_that_plays_on_by_the_defaults(tmp_path: Path) -> None:
     judge = pirates_game(Judge(tmp_path), FOUR)
     send_as(judge, "Dee", ["RESIGN"])
-    assert "you have resigned; your seat is now a dummy (it plays on by the defaults" in judge.last_to(
+    assert "you have resigned; your seat is now a dummy; it plays on by the defaults" in judge.last_to(
         address("Dee")).body
     judge.new_mail()
     process(judge)

@@ -110,7 +110,7 @@ class Auction(api.Kind):
     name = "auction"
     title = "Sealed-bid auction"
     seat_word = "player"
-    join_usage = "JOIN game password name [KEY key], the name you bid under"
+    join_usage = "JOIN game password name [KEY key], the name you bid under"  # a plain string: shown as it is
     durations = MappingProxyType({"lot": 24.0})
     commands = (api.Entry(Bid, bid, api.PLAYER, closed_after_the_end=True),)
     words = ("BID",)
@@ -233,7 +233,7 @@ class Auction(api.Kind):
                   body="\n".join(status_of(turn.session, game, seat)) + "\n")
 
     def resigned(self, turn: api.Turn, game: api.Game, seat: str) -> str:
-        return " (its bids are nothing from now on)"
+        return "its bids are nothing from now on"
 
     def list_lines(self, turn: api.Turn, game: api.Game) -> list[str]:
         return [f"state: {game.state}", f"phase: {game.phase or '-'}, deadline {api.when(game.deadline)}",

@@ -71,8 +71,8 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from judge.commands import parse as cmd
+from judge.language import current, ngettext, worded
 from judge.language import gettext as _
-from judge.language import ngettext
 from judge.mail.inbound import InboundMail
 from judge.mail.outbound import Attachment
 from judge.mail.received import Source
@@ -90,6 +90,7 @@ from judge.service.incoming.handlers.holding import Holding, Why
 from judge.service.incoming.handlers.reading import Context
 from judge.service.outgoing import forms
 from judge.service.outgoing.outbox import queue
+from judge.service.outgoing.preferences import language_of, writing_to
 from judge.service.states import GameState
 from judge.service.templates import render
 from judge.store.models import Game
@@ -155,6 +156,7 @@ class Conversation(Holding):
         self.notes: list[str] = []
         self.context = Context()
         self.copies: dict[str, set[int]] = {}  # address -> the parts of the mail its copy of the reply carries
+        self.copied_games: dict[str, Game | None] = {}  # address -> the game its copy is about (its language)
         self.part = 0  # the part of the mail being read: each SIGNON or SIGNOFF starts one
         self.notices: dict[str, tuple[Game | None, list[Said]]] = {}  # previous address -> its game, its changes
         self.announcements: dict[int, list[Said]] = {}  # game id -> what every player must hear of
@@ -248,15 +250,28 @@ class Conversation(Holding):
             return None
         for address, parts in sorted(self.copies.items()):
             if not mailbox.same(address, self.mail.reply_to):  # the reply reached that mailbox already
-                queue(self.session, self.settings, to=address, subject=_("Copy: {subject}", subject=subject),
-                      kind="reply", now=self.now,
-                      body=render("reply", echoes=[echo for echo in self.echoes if echo.part in parts],
-                                  notes=self.notes, settings=self.settings))
+                echoes = [echo for echo in self.echoes if echo.part in parts]
+                self._copy(address, subject, render("reply", echoes=echoes, notes=self.notes, settings=self.settings))
         for game_id, news in self.announcements.items():
             self._announce(game_id, news, self.public.get(game_id, []))
         self.notify()
         self._process_if_complete()
         return None
+
+    def _copy(self, address: str, subject: str, copy: str) -> None:
+        """Send ``address`` (a seat's registered address, or one it moves to) the ``copy`` of the reply: as it is
+        where its reader reads the reply's language; else in a mail of the reader's own language that quotes
+        it as it was written (an answer, written once, is never translated afterwards)."""
+        game, written = self.copied_games.get(address), current()
+        if language_of(self.session, self.settings, address, game) == written:
+            queue(self.session, self.settings, to=address, subject=_("Copy: {subject}", subject=subject),
+                  kind="reply", now=self.now, body=copy)
+            return
+        answer = copy.split("\n-- \n", 1)[0].rstrip("\n")  # its signature is the one of the mail that quotes it
+        with writing_to(self.session, self.settings, address, game):
+            queue(self.session, self.settings, to=address, subject=_("Copy: {subject}", subject=subject),
+                  kind="reply", now=self.now, body=render("copy", answer=answer.splitlines(), language=written,
+                                                            sender=self.mail.reply_to, settings=self.settings))
 
     def _syntax_error(self, command: cmd.BadCommand) -> str:
         """What is wrong with a line that cannot be read: a JOIN naming a game is answered with that
@@ -264,7 +279,8 @@ class Conversation(Holding):
         if isinstance(command, cmd.BadJoin) and command.game is not None:
             kind = self.session.scalar(select(Game.kind).where(Game.name == command.game))  # no lock: only read
             if kind is not None:
-                return _("expected {usage}", usage=(self.kinds.named(kind) if kind else self.kinds.default).join_usage)
+                usage = (self.kinds.named(kind) if kind else self.kinds.default).join_usage
+                return _("expected {usage}", usage=worded(usage))
         return command.error
 
     def _line(self, line: cmd.Line) -> bool:

@@ -38,7 +38,7 @@ from sqlalchemy import select
 
 from judge.commands import parse as cmd
 from judge.language import gettext as _
-from judge.language import later, ngettext
+from judge.language import later, ngettext, worded
 from judge.service import zones
 from judge.service.dispatch import MASTER, SIGNED_ON, Entry
 from judge.service.hosting import course, host, silent_seats
@@ -212,7 +212,8 @@ def rollback(talk: Conversation, text: str, command: cmd.Rollback) -> None:
                             phase=phase))
     restored = talk.kinds.of(game).restored
     talk.announce(news(lambda: _("the game master rolled the game back to {phase}: {restored}; the game is paused "
-                                 "until the game master resumes it", phase=phase, restored=restored)), public=True)
+                                 "until the game master resumes it", phase=phase, restored=worded(restored))),
+                  public=True)
 
 
 def rollforward(talk: Conversation, text: str, _command: cmd.Rollforward) -> None:

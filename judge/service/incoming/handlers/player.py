@@ -22,6 +22,7 @@ from judge.service.dispatch import PLAYER, SIGNED_ON, Entry
 from judge.service.hosting import host, silent_seats
 from judge.service.hosting.deadlines import move_to, past_absences
 from judge.service.incoming.handlers import consent
+from judge.service.incoming.handlers.answers import clauses
 from judge.service.incoming.handlers.conversation import Conversation, masked
 from judge.service.incoming.handlers.holding import Why
 from judge.service.incoming.handlers.press import press
@@ -237,7 +238,10 @@ def resign(talk: Conversation, text: str, _command: cmd.Resign) -> None:
     # A seat that can have no player again has left the game (Exchange's investor, E32): it is no dummy.
     left = kind.no_new_player(talk.session, game, power) is not None
     note = (_("you have resigned; your seat has left the game") if left
-            else _("you have resigned; your seat is now a dummy")) + resigned
+            else _("you have resigned; your seat is now a dummy"))
+    # the kind's own clause, whole (one written to be glued, without the English "and" or "; " it began with)
+    more = resigned.strip().lstrip(";").strip().removeprefix("and, ").removeprefix("and ")
+    note = clauses([note, more]) if more else note
     title = kind.seat_title(power)
     host.record(game, later("the player of {seat} resigned", seat=title))
     if left:

@@ -36,7 +36,7 @@ from sqlalchemy.orm import Session
 
 from judge.commands import parse as cmd
 from judge.language import gettext as _
-from judge.language import ngettext
+from judge.language import ngettext, worded
 from judge.service.hosting import host
 from judge.service.hosting.kinds import GameKind
 from judge.service.incoming.handlers.answers import clauses
@@ -427,7 +427,7 @@ def refused(talk: Conversation, game: Game, to: tuple[str, ...], grey: bool | No
                                        "the game master alone"))
     if not rules.between and game.phase and kind.is_between(game.phase):
         return Why("NO_PRESS_BETWEEN", _("this game allows no press during its {phases} but to the game master",
-                                         phases=kind.between_phases))
+                                         phases=worded(kind.between_phases)))
     wanted = rules.grey_by_default if grey is None else grey
     if not rules.allows(wanted):
         if rules.colours == "WHITE":

@@ -33,6 +33,7 @@ class Telling(Reading):
     master_told: set[int]
     proven: bool
     copies: dict[str, set[int]]
+    copied_games: dict[str, Game | None]
     notices: dict[str, tuple[Game | None, list[Said]]]
     settings_told: dict[tuple[int, str], str]
 
@@ -188,6 +189,7 @@ class Telling(Reading):
         part that is being read: the lines of this sign-on, not the other sign-ons' of the same
         mail (another power's offers are not that address's to read)."""
         self.copies.setdefault(address, set()).add(self.part)
+        self.copied_games.setdefault(address, self.context.game)  # whose language its reader may read
 
     def tell_registered(self, change: Said) -> None:
         """Note a change of the signed-on seat's registration for the address it had at sign-on,
