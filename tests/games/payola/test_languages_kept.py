@@ -11,13 +11,14 @@ import pytest
 from sqlalchemy import select
 
 from judge.games.payola import submissions
-from judge.language import later, nlater, reading, worded
+from judge.language import add_catalogue, later, nlater, reading, worded
 from judge.store.models import Game
 from tests.games.payola.by_mail import ENGLAND, FRANCE, GERMANY, play_spring, teleport
 from tests.support.harness import Judge, start_game
 from tests.support.people import ALICE, BOB, CAROL
 
 READERS = {ALICE: "it", BOB: "fr", CAROL: "en"}
+add_catalogue("judge.games.payola")  # as the kinds' registry reads it (the pure tests may run alone)
 
 
 def _game(tmp_path: Path, options: str = "") -> Judge:
