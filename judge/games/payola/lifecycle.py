@@ -592,7 +592,10 @@ def _mail_results(session: Session, game: Game, settings: Settings, processed: P
     (its :class:`Sight`), with maps of that alone, and observers get no position at all.  What
     is the same in several mails is rendered once: the public report (but in Tin Cup), the
     observers' mail, the maps."""
-    subject = processed.closing.subject(game.name, processed.phase)
+
+    def subject() -> str:  # in the language being written in
+        return processed.closing.subject(game.name, processed.phase)
+
     accounts = _accounts_since(session, game, row)
     money = balances(session, game)
     blind = options_of(game).blind
@@ -641,7 +644,7 @@ def _mail_results(session: Session, game: Game, settings: Settings, processed: P
                           winner=processed.winner, deadline=game.deadline, web_url=page,
                           votes=worded(votes) if votes else None,
                           notes=processed.closing.lines, **common(current()))
-            queue(session, settings, to=player.address, subject=subject, body=body, kind="results", now=now,
+            queue(session, settings, to=player.address, subject=subject(), body=body, kind="results", now=now,
                   game_id=game.id, attachments=attached, opens=power if processed.next_phase else None)
     for language, readers in by_language(session, settings, game, observers(session, game)).items():
         with reading(language):  # one text for all of them who read one language
@@ -649,7 +652,7 @@ def _mail_results(session: Session, game: Game, settings: Settings, processed: P
                           winner=processed.winner, deadline=game.deadline, web_url=page,
                           notes=processed.closing.lines, **common(language))
             for observer in readers:
-                queue(session, settings, to=observer, subject=subject, body=body, kind="results", now=now,
+                queue(session, settings, to=observer, subject=subject(), body=body, kind="results", now=now,
                       game_id=game.id, attachments=[] if blind else everything)
     with writing_to(session, settings, game.gm_address, game):
         body = render("payola/chart", game=game, processed=processed, accounts=accounts, balances=money,
