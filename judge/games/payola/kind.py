@@ -312,7 +312,8 @@ class PayolaCommands(Commands):
     def list_lines(self, talk: Turn, game: Game) -> list[str]:
         """The board, options and phase, and each power's seat and whether it has acted in the
         phase (never what it sent), as the pages show it; not in a running Tin Cup game, where
-        who must retreat, build or remove is part of the board."""
+        who must retreat, build or remove is part of the board.  Once the game has ended, its result,
+        worded in the reader's language."""
         waiting = set(lifecycle.waiting_for(talk.session, game))
         row = api.current_phase(talk.session, game)
         required = set(lifecycle.required_powers(talk.session, game, lifecycle.position_of(row))) if row else set()
@@ -337,6 +338,8 @@ class PayolaCommands(Commands):
                 lines.append(_("{power}: {seat}, submitted", power=title, seat=played))
             else:
                 lines.append(_("{power}: {seat}, nothing to order", power=title, seat=played))
+        if game.state == GameState.FINISHED:  # as the host's LIST says it of the other kinds (`api.answer_list`)
+            lines.append(_("result: {result}", result=worded(game.settings.get("result"))))
         return lines
 
     def history(self, talk: Turn, text: str, game: Game, command: History) -> None:

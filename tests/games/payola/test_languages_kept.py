@@ -67,6 +67,10 @@ def test_a_draw_by_votes_is_kept_and_read_in_each_readers_language(tmp_path: Pat
     assert "una patta tra tutti i sopravvissuti: Austria, England, France" in italian
     assert "une nulle entre tous les survivants : Austria, England, France" in french
     assert "a draw including" not in italian + french
+    judge.send(ALICE, "LIST g1")
+    judge.send(CAROL, "LIST g1")
+    assert "risultato: una patta tra tutti i sopravvissuti: Austria, England, France" in judge.last_to(ALICE).body
+    assert "result: a draw including all survivors: Austria, England, France" in judge.last_to(CAROL).body
 
 
 def test_a_concession_is_answered_and_kept_in_each_readers_language(tmp_path: Path) -> None:
