@@ -154,3 +154,13 @@ def test_a_commands_refusal_is_in_the_senders_language(tmp_path: Path) -> None:
     assert "« ENGLND » n'est ni une puissance" in french
     assert "commande inconnue « FROBNICATE » : HELP liste les commandes" in french
     assert "expected" not in italian + french and "unknown command" not in french
+
+
+def test_a_zero_sum_ledger_entry_is_worded_when_read() -> None:
+    from judge.games.payola.views import account
+    entries = account([("zerosum", 30, "10 AgP per supply center (rule 6.7)"), ("zerosum", -12, "TUN lost to ITALY")])
+    with reading("it"):
+        assert str(entries[0]["what"]) == "somma zero: 10 AgP per centro di rifornimento (regola 6.7)"
+    with reading("fr"):
+        assert str(entries[0]["what"]) == "somme nulle : 10 AgP par centre de ravitaillement (règle 6.7)"
+    assert str(entries[1]["what"]) == "zero sum: TUN lost to Italy"
