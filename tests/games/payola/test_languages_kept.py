@@ -164,3 +164,16 @@ def test_a_zero_sum_ledger_entry_is_worded_when_read() -> None:
     with reading("fr"):
         assert str(entries[0]["what"]) == "somme nulle : 10 AgP par centre de ravitaillement (règle 6.7)"
     assert str(entries[1]["what"]) == "zero sum: TUN lost to Italy"
+
+
+def test_a_tin_cup_order_out_of_sight_is_answered_in_the_senders_language(tmp_path: Path) -> None:
+    judge = Judge(tmp_path, maps=False)
+    judge.send(ALICE, "SET LANGUAGE fr")
+    judge.send("gm@example.org", "CREATE loyal pw standard BLIND LOYAL_UNITS")
+    judge.send(ALICE, "JOIN loyal pw-f FRANCE")
+    judge.send("gm@example.org", "SIGNON MASTER@loyal pw\nSTART")
+    judge.send(ALICE, "SIGNON FRANCE@loyal pw-f\nA MAR S A MUN - BUR\nF BRE H")
+    [reply] = [m for m in judge.all_mail() if "> A MAR S A MUN - BUR" in m.body]
+    assert ("> A MAR S A MUN - BUR\n  OK : nomme une unité que vous ne voyez pas (Tin Cup, règle 6.3) : pris tel quel "
+            "et jamais commenté") in reply.body
+    assert "names a unit" not in reply.body
