@@ -385,8 +385,8 @@ class Exchange(ExchangeLobby, ExchangePhases, ExchangeCommands, Kind):
         state = stored.state_now(session, game)
         if state is None or state.stage is not Stage.ENDED:
             return []
-        return [api.Standing(score.investor, score.rank, f"{float(score.control):.1f}% control",
-                             money=f"{float(score.control):.1f}% control")
+        return [api.Standing(score.investor, score.rank, views.control(score.control),
+                             money=views.control(score.control))
                 for score in ranking(state)]
 
     def check_phase(self, session: Session, game: Game, row: PhaseRow) -> None:

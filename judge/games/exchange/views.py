@@ -23,6 +23,12 @@ from __future__ import annotations
 
 import textwrap
 from collections.abc import Iterable, Mapping, Sequence
+from copy import copy
+from decimal import Decimal
+from fractions import Fraction
+
+from babel import Locale
+from babel.numbers import parse_pattern
 
 from judge.engine.results import OrderResult
 from judge.games.exchange.core.record import Action, ExchangeRecord, Outcome, Reason
@@ -57,8 +63,8 @@ from judge.games.exchange.core.views import (
     PublicExchange,
 )
 from judge.games.exchange.core.year import CorporateIncome, IncomeRecord, MovementRecord, OrdersRecord
+from judge.language import current, ngettext, pgettext
 from judge.language import gettext as _
-from judge.language import ngettext, pgettext
 from judge.payola.determination import Statement
 from judge.payola.offers import Offer, OfferKind
 from judge.wording import power_title
@@ -709,5 +715,22 @@ def ranking_lines(scores: Sequence[Score], result: Sequence[str]) -> list[str]:
     if not result:
         return [_("No corporation won or drew: nobody scores (E35).")]
     lines = [_("Scores by % control of {corporations} (E35):", corporations=", ".join(title(c) for c in result))]
-    lines += [f"  {score.rank}. {score.investor}: {float(score.control):.2f}%" for score in scores]
+    lines += ["  " + _("{place}. {investor}: {percent}", place=score.rank, investor=score.investor,
+                       percent=percent(score.control, 2)) for score in scores]
     return lines
+
+
+def percent(value: Fraction | float, digits: int) -> str:
+    """``value``, a percentage (``66.666...``), as the reader's language writes one with ``digits``
+    decimals: ``66.7%`` in English, ``66,7%`` in Italian, ``66,7 %`` in French (its sign after a
+    space that never breaks)."""
+    locale = Locale.parse(current())
+    pattern = copy(parse_pattern(locale.percent_formats[None]))
+    pattern.frac_prec = (digits, digits)
+    return str(pattern.apply(Decimal(repr(float(value))) / 100, locale))
+
+
+def control(value: Fraction | float) -> str:
+    """An investor's % control of the winning or drawing corporations (E35), as the standings give
+    it: ``66.7% control``, in the reader's language."""
+    return _("{percent} control", percent=percent(value, 1))

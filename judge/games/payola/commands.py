@@ -18,11 +18,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import cache
 
+from babel.numbers import format_decimal
+
 from judge import api
 from judge.api import BadCommand, Command, GameLine, Line, Press, SetDuration, Unknown, parse_duration
 from judge.engine.map import available_maps, load_map
 from judge.engine.orders import leads_with_place
-from judge.payola.offers import AMOUNT_WORDS, LIMITS, NOT_WHOLE
+from judge.language import current
+from judge.language import gettext as _
+from judge.payola.offers import LIMITS, NOT_WHOLE
 
 
 @dataclass(frozen=True)
@@ -89,7 +93,7 @@ MAX_TRANSFER = LIMITS.savings
 holds; a larger number is refused at reading, whatever its length."""
 SIGNED_AMOUNT = re.compile(r"[-\u2013\u2014\u2212]\s*\d|\.\d")
 """The start of an offer whose amount is written with a sign (``-3 : A MUN H``) or a point
-(``.5 : ...``): read as an offer, to be answered `AMOUNT_WORDS`."""
+(``.5 : ...``): read as an offer, to be answered that an amount is whole (`judge.payola.offers`)."""
 
 
 def read(text: str, variant: str | None = None) -> Command:
@@ -103,7 +107,7 @@ def read(text: str, variant: str | None = None) -> Command:
     except KeyError:
         if orderlike(text, variant):
             return OrderLine(text)
-        return Unknown(f"unknown command '{words[0][:20]}': HELP lists the commands")
+        return Unknown(_("unknown command '{word}': HELP lists the commands", word=words[0][:20]))
     except ValueError as exc:
         return BadCommand(str(exc))
 
@@ -135,23 +139,24 @@ def _command(words: list[str]) -> Command:
     keyword, args = words[0].upper(), words[1:]
     if keyword in SIMPLE:
         if args:
-            raise ValueError(f"{keyword} takes nothing after it")
+            raise ValueError(_("{keyword} takes nothing after it", keyword=keyword))
         return SIMPLE[keyword]()
     if keyword == "VOTE":
         return _vote(" ".join(args).upper())
     if keyword == "REVEAL":
         if len(args) > 1:
-            raise ValueError("expected REVEAL, then REVEAL code to confirm")
+            raise ValueError(_("expected REVEAL, then REVEAL code to confirm"))
         return Reveal(args[0] if args else None)
     if keyword == "ACCEPT":
         return Accept(" ".join(args))
     if keyword == "TRANSFER":
         if len(args) < 3 or args[1].upper() != "TO":
-            raise ValueError("expected TRANSFER amount TO POWER")
+            raise ValueError(_("expected TRANSFER amount TO POWER"))
         if not (args[0].isdigit() and args[0].isascii()):
-            raise ValueError(f"'{args[0][:20]}': {AMOUNT_WORDS}" if NOT_WHOLE.fullmatch(args[0])
-                             else "expected TRANSFER amount TO POWER")
-        amount = api.read_count(args[0], MAX_TRANSFER, f"a transfer is at most {MAX_TRANSFER:,} AgP")
+            raise ValueError(_("'{amount}': an amount is a whole number of AgP, 0 or more", amount=args[0][:20])
+                             if NOT_WHOLE.fullmatch(args[0]) else _("expected TRANSFER amount TO POWER"))
+        amount = api.read_count(args[0], MAX_TRANSFER, _("a transfer is at most {most} AgP",
+                                                                most=format_decimal(MAX_TRANSFER, locale=current())))
         return Transfer(amount, " ".join(args[2:]).upper())  # a power of two words: TO NEW YORK
     if keyword == "SET" and args:
         return _set(args)
@@ -166,7 +171,7 @@ def _vote(text: str) -> Vote:
         return Vote("NONE")
     if len(words) >= 2 and words[0] == "CONCEDE":
         return Vote("CONCEDE", " ".join(words[1:]))
-    raise ValueError("expected VOTE DRAW, VOTE CONCEDE power or VOTE NONE")
+    raise ValueError(_("expected VOTE DRAW, VOTE CONCEDE power or VOTE NONE"))
 
 
 def _set(args: list[str]) -> Command:
@@ -177,7 +182,7 @@ def _set(args: list[str]) -> Command:
         return Vote("CONCEDE", " ".join(rest).upper())
     if what in DURATIONS and len(rest) == 1:
         return SetDuration(DURATIONS[what], parse_duration(rest[0]))
-    raise ValueError(f"bad SET command: 'SET {' '.join(args)}'")
+    raise ValueError(_("bad SET command: 'SET {words}'", words=" ".join(args)))
 
 
 @cache
@@ -199,8 +204,8 @@ def press_recipients(words: Sequence[str]) -> tuple[str, ...]:
     (``EFG`` is ``E``, ``F``, ``G``; an ``M`` in it is the master); a run that repeats a letter
     (``ENGLND``) is refused, being more likely a misspelt name.  Repeated tokens are dropped.
     """
-    tokens = [t.upper() for t in api.press_tokens(words, "expected PRESS TO followed by powers (names or initials), "
-                                                   "ALL, or MASTER", r"[\s,;./&+]+")]
+    tokens = [t.upper() for t in api.press_tokens(words, _("expected PRESS TO followed by powers (names or "
+                                                             "initials), ALL, or MASTER"), r"[\s,;./&+]+")]
     if tokens == ["ALL"]:
         return ("ALL",)
     found: list[str] = []
@@ -212,7 +217,7 @@ def press_recipients(words: Sequence[str]) -> tuple[str, ...]:
         elif re.fullmatch(r"[A-Z]+", token) and len(set(token)) == len(token):
             found.extend("MASTER" if letter in api.MASTER_WORDS else letter for letter in token)
         else:
-            raise ValueError(f"'{token[:40]}' is not a power, a run of power initials, ALL or MASTER")
+            raise ValueError(_("'{token}' is not a power, a run of power initials, ALL or MASTER", token=token[:40]))
     return tuple(dict.fromkeys(found))
 
 

@@ -32,6 +32,7 @@ from judge.games.payola.lifecycle import power_of
 from judge.games.payola.store import LedgerRow, seat_of
 from judge.games.payola.submissions import active_position, set_by_mail_at
 from judge.language import gettext as _
+from judge.language import later, worded
 from judge.payola.acceptance import AcceptanceError, parse_acceptance
 from judge.payola.treasury import TreasuryError, may_transfer, transfer
 from judge.wording import power_title
@@ -186,7 +187,7 @@ def vote(talk: Turn, text: str, command: Vote) -> None:
     talk.session.flush()
     result = lifecycle.settle_votes(talk.session, game, talk.settings, talk.now)
     if result:
-        talk.note(answered, [f"the votes of the surviving powers end the game: {result}"])
+        talk.note(answered, [_("the votes of the surviving powers end the game: {result}", result=worded(result))])
 
 
 def preview(talk: Turn, text: str, _command: Preview) -> None:
@@ -220,10 +221,10 @@ def reveal(talk: Turn, text: str, command: Reveal) -> None:
     (`judge.service.incoming.handlers.master.confirmed`)."""
     game = talk.game
     assert game is not None
-    if not talk.confirmed(text, "REVEAL", command.code, "REVEAL mails every offer sheet, acceptance list, chart and "
-                     "treasury of the game to every player now"):
+    if not talk.confirmed(text, "REVEAL", command.code, _("REVEAL mails every offer sheet, acceptance list, chart "
+                                                          "and treasury of the game to every player now")):
         return
-    api.record(game, "the game master revealed every secret")
+    api.record(game, later("the game master revealed every secret"))
     lifecycle.reveal(talk.session, game, talk.settings, talk.now)
     talk.echo(text, "ok", _("every sheet, list, chart and treasury was mailed to every player"))
 

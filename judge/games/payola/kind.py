@@ -91,12 +91,12 @@ class PayolaLobby(Lobby):
             own, payola = split_options(rest, (*lifecycle.PAYOLA_FLAGS, *GAME_FLAGS))
             options = parse_options(payola)
         except (OptionError, ValueError) as exc:
-            raise ValueError(f"{exc} (the boards: {', '.join(available_maps())}; HELP payola create names every "
-                             "option)") from None
+            raise ValueError(_("{problem} (the boards: {boards}; HELP payola create names every option)",
+                               problem=exc, boards=", ".join(available_maps()))) from None
         return variant, own + options.names
 
     def create_help(self) -> list[str]:
-        return ["boards (CREATE game password BOARD):",
+        return [_("boards (CREATE game password BOARD):"),
                 *(f"  {name}: {summary}" for name, summary, _areas in views.boards())]
 
     def capacity(self, game: Game) -> int:
@@ -113,7 +113,8 @@ class PayolaLobby(Lobby):
             named = list(named[0])
         powers = [power_of(game, word) for word in named]
         if len(set(powers)) < len(powers):
-            raise ValueError(f"PREFER names {power_title(next(p for p in powers if powers.count(p) > 1))} twice")
+            twice = next(p for p in powers if powers.count(p) > 1)
+            raise ValueError(_("PREFER names {power} twice", power=power_title(twice)))
         return powers
 
     def joined(self, game: Game, requested: str | None) -> str:
@@ -136,8 +137,8 @@ class PayolaLobby(Lobby):
 
     def abandoned(self, session: Session, game: Game, seat: str) -> str:
         """Rule 3.3: a power that sends no sheet offers each of its units a zero hold; its treasury idles."""
-        return ("until a new player takes it over, each of its units is offered a zero hold (rule 3.3) and its "
-                "treasury idles, while the other powers may still bribe its units")
+        return _("until a new player takes it over, each of its units is offered a zero hold (rule 3.3) and its "
+                 "treasury idles, while the other powers may still bribe its units")
 
     def seat_order(self, session: Session, game: Game) -> list[str]:
         return list(load_map(game.variant).powers)
@@ -232,7 +233,7 @@ class PayolaCommands(Commands):
         if active_position(talk) is None:  # a VOTE of this very mail ended the game: nothing is left to keep
             for name in ("sheet", "orders"):
                 if lines := talk.block(name):
-                    talk.set_aside(lines, "not applied: the game has ended", code="GAME_ENDED")
+                    talk.set_aside(lines, _("not applied: the game has ended"), code="GAME_ENDED")
             return
         sheet = store_sheet(talk) if talk.block("sheet") else None
         orders = store_orders(talk) if talk.block("orders") else False
@@ -306,29 +307,39 @@ class PayolaCommands(Commands):
         for entry in forfeit(lifecycle.balances(talk.session, game), seat)[1]:
             talk.session.add(LedgerRow(game_id=game.id, power=seat, amount=entry.amount, kind="forfeit",
                                        note=entry.note, phase=game.phase, created_at=talk.now))
-        return " and, being eliminated, its treasury is forfeited (rule 2.4)"
+        return _("being eliminated, its treasury is forfeited (rule 2.4)")
 
     def list_lines(self, talk: Turn, game: Game) -> list[str]:
         """The board, options and phase, and each power's seat and whether it has acted in the
         phase (never what it sent), as the pages show it; not in a running Tin Cup game, where
-        who must retreat, build or remove is part of the board."""
+        who must retreat, build or remove is part of the board.  Once the game has ended, its result,
+        worded in the reader's language."""
         waiting = set(lifecycle.waiting_for(talk.session, game))
         row = api.current_phase(talk.session, game)
         required = set(lifecycle.required_powers(talk.session, game, lifecycle.position_of(row))) if row else set()
         hidden = _blind_running(game)
         seat = api.seats(talk.session, game)
-        lines = [f"state: {game.state}", f"board: {game.variant} ({views.board_summary(load_map(game.variant))})",
-                 f"options: {' '.join(game.options) or 'none'}"]
+        lines = [_("state: {state}", state=_state_word(str(game.state))),
+                 _("board: {board} ({summary})", board=game.variant,
+                   summary=views.board_summary(load_map(game.variant))),
+                 _("options: {options}", options=" ".join(game.options) or _("none"))]
         if game.phase:
-            lines.append(f"phase: {game.phase}, deadline {when(game.deadline)}")
+            lines.append(_("phase: {phase}, deadline {deadline}", phase=game.phase, deadline=when(game.deadline)))
         for power in load_map(game.variant).powers:
             player = seat.get(power)
             if player is None:
                 continue
-            played = api.seat_state(game, power, player)
-            status = "" if hidden or game.state not in RUNNING or not api.is_played(player) else (
-                ", waiting" if power in waiting else ", submitted" if power in required else ", nothing to order")
-            lines.append(f"{power_title(power)}: {played}{status}")
+            played, title = api.seat_state(game, power, player), power_title(power)
+            if hidden or game.state not in RUNNING or not api.is_played(player):
+                lines.append(_("{power}: {seat}", power=title, seat=played))
+            elif power in waiting:
+                lines.append(_("{power}: {seat}, waiting", power=title, seat=played))
+            elif power in required:
+                lines.append(_("{power}: {seat}, submitted", power=title, seat=played))
+            else:
+                lines.append(_("{power}: {seat}, nothing to order", power=title, seat=played))
+        if game.state == GameState.FINISHED:  # as the host's LIST says it of the other kinds (`api.answer_list`)
+            lines.append(_("result: {result}", result=worded(game.settings.get("result"))))
         return lines
 
     def history(self, talk: Turn, text: str, game: Game, command: History) -> None:
@@ -380,7 +391,7 @@ class PayolaCommands(Commands):
         body = render("payola/summary", game=game, years=years, hidden=hidden, powers=powers,
                       events=[worded(event) for event in game.settings.get("events", [])],
                       result=worded(game.settings.get("result")) or None, seated=seated)
-        talk.answer_long(text, f"{game.name}-summary.txt", body, "the summary", game=game)
+        talk.answer_long(text, f"{game.name}-summary.txt", body, _("the summary"), game=game)
 
     def info(self, game: Game) -> list[str]:
         return views.rules_in_words(game.variant, lifecycle.options_of(game), lifecycle.own_flags(game))
@@ -476,6 +487,13 @@ def _is_power(game: Game, word: str) -> bool:
     except ValueError:
         return False
     return len(word) > 1
+
+
+def _state_word(state: str) -> str:
+    """A game's state as LIST says it, in the reader's language (the host's words: `judge.api` does
+    not offer its filter to the kinds)."""
+    words = {"forming": _("forming"), "active": _("active"), "paused": _("paused"), "finished": _("finished")}
+    return words.get(state, state)
 
 
 def _blind_running(game: Game) -> bool:

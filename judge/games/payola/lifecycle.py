@@ -57,7 +57,6 @@ from judge.api import (
     Publication,
     Settings,
     by_language,
-    counted,
     current_phase,
     duration,
     in_words,
@@ -92,7 +91,7 @@ from judge.engine.position import Position
 from judge.engine.results import OrderResult
 from judge.games.payola import maps, public, seating, views
 from judge.games.payola.store import LedgerRow, PayolaPhase, lists_of, phase_of, seat_of, seats_of, votes_of
-from judge.language import SOURCE, current, ngettext, reading
+from judge.language import SOURCE, Wording, current, later, ngettext, nlater, reading, worded
 from judge.language import gettext as _
 from judge.payola.acceptance import AcceptanceError, AcceptanceList, parse_acceptance
 from judge.payola.blind import Sight, witness
@@ -318,9 +317,9 @@ def start_game(session: Session, game: Game, settings: Settings, now: datetime) 
     the_map = game_map(game)
     seated = players(session, game)
     if not seated:
-        raise GameError("nobody has joined the game yet", "NOBODY_JOINED")
+        raise GameError(_("nobody has joined the game yet"), "NOBODY_JOINED")
     if len(seated) > len(the_map.powers):
-        raise GameError("more players than powers", "TOO_MANY_PLAYERS")
+        raise GameError(_("more players than powers"), "TOO_MANY_PLAYERS")
     why: dict[int, seating.Seat] = {}
     wishes = [player.preferences or ([player.requested] if player.requested else []) for player in seated]
     for player, seat in zip(seated, seating.assign(list(the_map.powers), wishes, game.seed), strict=True):
@@ -558,8 +557,8 @@ def _process_phase(session: Session, game: Game, settings: Settings, now: dateti
     _mail_results(session, game, settings, processed, row, now, position, outcome)
     log_on_commit(session, log, "game %s %s processed (%s); %s", game.name, row.name, closing.cause,
                   f"{power_title(winner)} wins" if winner else f"next {processed.next_phase}")
-    result = f"{power_title(winner)} has won with {len(outcome.position.centers_of(winner))} supply centers" \
-        if winner is not None else None
+    result = nlater("{power} has won with {count} supply center", "{power} has won with {count} supply centers",
+                    len(outcome.position.centers_of(winner)), power=power_title(winner)) if winner is not None else None
     return PhaseChange(row.name, processed.next_phase, winner, result)
 
 
@@ -593,7 +592,10 @@ def _mail_results(session: Session, game: Game, settings: Settings, processed: P
     (its :class:`Sight`), with maps of that alone, and observers get no position at all.  What
     is the same in several mails is rendered once: the public report (but in Tin Cup), the
     observers' mail, the maps."""
-    subject = processed.closing.subject(game.name, processed.phase)
+
+    def subject() -> str:  # in the language being written in
+        return processed.closing.subject(game.name, processed.phase)
+
     accounts = _accounts_since(session, game, row)
     money = balances(session, game)
     blind = options_of(game).blind
@@ -639,9 +641,10 @@ def _mail_results(session: Session, game: Game, settings: Settings, processed: P
             view, attached = views.results_view(processed.report, power, *private), everything
         with writing_to(session, settings, player.address, game):
             body = render("payola/results", game=game, view=view, next_phase=processed.next_phase,
-                          winner=processed.winner, deadline=game.deadline, web_url=page, votes=votes,
+                          winner=processed.winner, deadline=game.deadline, web_url=page,
+                          votes=worded(votes) if votes else None,
                           notes=processed.closing.lines, **common(current()))
-            queue(session, settings, to=player.address, subject=subject, body=body, kind="results", now=now,
+            queue(session, settings, to=player.address, subject=subject(), body=body, kind="results", now=now,
                   game_id=game.id, attachments=attached, opens=power if processed.next_phase else None)
     for language, readers in by_language(session, settings, game, observers(session, game)).items():
         with reading(language):  # one text for all of them who read one language
@@ -649,7 +652,7 @@ def _mail_results(session: Session, game: Game, settings: Settings, processed: P
                           winner=processed.winner, deadline=game.deadline, web_url=page,
                           notes=processed.closing.lines, **common(language))
             for observer in readers:
-                queue(session, settings, to=observer, subject=subject, body=body, kind="results", now=now,
+                queue(session, settings, to=observer, subject=subject(), body=body, kind="results", now=now,
                       game_id=game.id, attachments=[] if blind else everything)
     with writing_to(session, settings, game.gm_address, game):
         body = render("payola/chart", game=game, processed=processed, accounts=accounts, balances=money,
@@ -659,10 +662,11 @@ def _mail_results(session: Session, game: Game, settings: Settings, processed: P
               game_id=game.id, attachments=everything)
 
 
-def _draw_votes(session: Session, game: Game) -> str | None:
+def _draw_votes(session: Session, game: Game) -> Wording | None:
     """Under SHOW_VOTES, how many vote for a draw, when that changed since it was last told:
     told with a phase's results rather than when a vote comes, which would point at the voter.
-    A Tin Cup game's count leaves out how many powers survive (each power's own secret)."""
+    A Tin Cup game's count leaves out how many powers survive (each power's own secret).  A stored
+    wording (`judge.language.nlater`), worded in each reader's language as its mail is written."""
     if not shows_votes(game) or game.state not in RUNNING:
         return None
     voting = voters(session, game)
@@ -673,8 +677,10 @@ def _draw_votes(session: Session, game: Game) -> str | None:
         return None
     api.keep_setting(game, "draws_told", draws)
     if options_of(game).blind:
-        return f"{counted(draws, 'surviving power')} now {'votes' if draws == 1 else 'vote'} for a draw."
-    return f"{draws} of the {len(voting)} surviving powers now vote for a draw."
+        return nlater("{count} surviving power now votes for a draw.", "{count} surviving powers now vote for a draw.",
+                      draws)
+    return nlater("{count} of the {total} surviving powers now vote for a draw.",
+                  "{count} of the {total} surviving powers now vote for a draw.", draws, total=len(voting))
 
 
 def _accounts_since(session: Session, game: Game, row: PhaseRow) -> dict[str, list[dict[str, Any]]]:
@@ -709,12 +715,12 @@ def voters(session: Session, game: Game) -> list[str]:
     return [p for p in position.game_map.powers if is_played(seat.get(p)) and position.centers_of(p)]
 
 
-def settle_votes(session: Session, game: Game, settings: Settings, now: datetime) -> str | None:
+def settle_votes(session: Session, game: Game, settings: Settings, now: datetime) -> Wording | None:
     """End the game on a draw or a concession, as the classic judges do.  A draw including all
     survivors (DIAS) when every voter votes DRAW; a concession to a power when it is itself a
     voter and every other voter concedes to it: its own vote is not needed, whatever it is (a
     power need not agree to win; a concession to a power without a player, or eliminated, ends
-    nothing).  Returns the result announced, or None."""
+    nothing).  Returns the result announced (a stored wording, `judge.language.later`), or None."""
     if game.state not in RUNNING:
         return None
     voting = voters(session, game)
@@ -725,13 +731,13 @@ def settle_votes(session: Session, game: Game, settings: Settings, now: datetime
     winner = winners[0] if len(winners) == 1 else None  # two survivors conceding to each other: neither wins
     survivors: list[str] = []
     if winner is not None:
-        result = f"conceded to {power_title(winner)} by every other surviving power"
+        result = later("conceded to {power} by every other surviving power", power=power_title(winner))
     elif voting and set(votes.values()) == {"DRAW"} and draws_allowed(game):
         row = current_phase(session, game)
         assert row is not None
         position = position_of(row)
         survivors = [p for p in position.game_map.powers if position.centers_of(p)]
-        result = "a draw including all survivors: " + ", ".join(power_title(p) for p in survivors)
+        result = later("a draw including all survivors: {powers}", powers=", ".join(power_title(p) for p in survivors))
     else:
         return None
     api.end_game(session, game, settings, now, result, winner, drawn=survivors)

@@ -85,7 +85,7 @@ def store_sheet(talk: Turn) -> bool | None:
         return False
     api.submit(talk.session, game, str(position.phase), power, "sheet", text,
                 {"offers": len(sheet.offers), "savings": sheet.savings}, talk.now, talk.accepted)
-    read = {offer.line: describe(offer) for offer in sheet.offers} | dict.fromkeys(sheet.unseen, UNSEEN)
+    read = {offer.line: describe(offer) for offer in sheet.offers} | dict.fromkeys(sheet.unseen, unseen())
     count = len(sheet.offers) + len(sheet.ignored)  # a line set aside counts as one kept: rule 6.3
     kept = "SHEET_ACCEPTED" if count or options.loyal_units else "SHEET_WITHOUT_OFFER"  # ruling 15: no submission
     for number, (index, line) in enumerate(lines, 1):
@@ -161,7 +161,7 @@ def store_orders(talk: Turn) -> bool:
         bad = True
     last = lines[-1][0]
     if not bad:
-        talk.note(last, [f"WARNING: {w}" for w in warnings])
+        talk.note(last, warnings)
     if bad:
         _refuse_orders(talk, lines, str(position.phase), power)
         return False
@@ -192,12 +192,12 @@ def _read_orders(talk: Turn, lines: Sequence[tuple[int, str]], position: Positio
             bad = True
             continue
         if view is not None and not isinstance(order, Waive) and order.unit.province not in view:
-            talk.mark(index, "ignored", UNSEEN_PLACE, code="UNSEEN")  # there or not
+            talk.mark(index, "ignored", unseen_place(), code="UNSEEN")  # there or not
             continue
         kept.append((index, text))
         verdict = check_order(position, power, order)
         if view is not None and in_the_dark(position, power, order, view):
-            talk.mark(index, message=UNSEEN_ORDER)  # that unit there or not, it reads the same (rule 6.3)
+            talk.mark(index, message=unseen_order())  # that unit there or not, it reads the same (rule 6.3)
             checked.append((index, verdict.order))
         elif verdict.illegal is not None:
             talk.mark(index, "error", verdict.illegal.message, code="ILLEGAL_ORDER")
@@ -280,7 +280,8 @@ def set_by_mail_at(talk: Turn, phase: str, power: str, *kinds: str) -> datetime 
 def check_together(position: Position, power: str, orders: list[tuple[int, Order]]) -> tuple[dict[int, str], list[str]]:
     """What is wrong with a power's orders taken together, found when they arrive rather than at
     processing: errors (by echo index) for what cannot be carried out — two orders for one unit,
-    two builds in one place — and warnings for what will fail or be done by the judge instead."""
+    two builds in one place — and warnings for what will fail or be done by the judge instead, each a
+    whole sentence saying it is a warning."""
     errors: dict[int, str] = {}
     warnings: list[str] = []
     first: dict[str, Order] = {}
@@ -302,31 +303,33 @@ def check_together(position: Position, power: str, orders: list[tuple[int, Order
                 targets.setdefault(order.destination.province, []).append(str(order.unit))
         for province, units in sorted(targets.items()):
             if len(units) > 1:
-                warnings.append(_("{units} all retreat to {area}: they will bounce and be disbanded",
+                warnings.append(_("WARNING: {units} all retreat to {area}: they will bounce and be disbanded",
                                   units=", ".join(units), area=province))
         for province, d in sorted(position.dislodged.items()):
             if d.power == power and province not in first and retreat_options(position, province):
-                warnings.append(_("no order for {unit}: it will be disbanded", unit=d.unit))
+                warnings.append(_("WARNING: no order for {unit}: it will be disbanded", unit=d.unit))
     elif kind is PhaseKind.ADJUSTMENT:
         due = adjustment_count(position, power)
         given = [o for _at, o in orders if isinstance(o, Build | Waive | Remove | Disband)]
         if due > 0:
             may = min(due, len(free_home_centers(position, power)))
             if len(given) > may:
-                warnings.append(_("you may build {may}: the orders after the first {may} will fail", may=may))
+                warnings.append(_("WARNING: you may build {may}: the orders after the first {may} will fail", may=may))
             elif len(given) < may:
-                warnings.append(_("you may build {may} and ordered {given}: the rest will be waived", may=may,
+                warnings.append(_("WARNING: you may build {may} and ordered {given}: the rest will be waived", may=may,
                                   given=len(given)))
         elif due < 0:
             if len(given) > -due:
-                warnings.append(ngettext("{count} removal is due: the orders after the first {count} will fail",
-                                         "{count} removals are due: the orders after the first {count} will fail",
-                                         -due))
+                warnings.append(ngettext("WARNING: {count} removal is due: the orders after the first {count} "
+                                         "will fail",
+                                         "WARNING: {count} removals are due: the orders after the first {count} "
+                                         "will fail", -due))
             elif len(given) < -due:
-                warnings.append(ngettext("{count} removal is due and you ordered {given}: the judge will remove the "
-                                         "rest by the civil-disorder rules (the units farthest from your centers)",
-                                         "{count} removals are due and you ordered {given}: the judge will remove "
-                                         "the rest by the civil-disorder rules (the units farthest from your "
+                warnings.append(ngettext("WARNING: {count} removal is due and you ordered {given}: the judge will "
+                                         "remove the rest by the civil-disorder rules (the units farthest from your "
+                                         "centers)",
+                                         "WARNING: {count} removals are due and you ordered {given}: the judge will "
+                                         "remove the rest by the civil-disorder rules (the units farthest from your "
                                          "centers)", -due, given=len(given)))
     return errors, warnings
 
@@ -445,22 +448,33 @@ def no_offer_warning() -> str:
              "submitted, so the phase does not end early for you, and unless you send offers your units hold on "
              "their own zero HOLD offers (rule 3.3)")
 
-UNSEEN = ("names a unit that is not on the board as you see it (Tin Cup, rule 6.3): never answered; it counts if "
-          "that unit is there and the offer is valid for it, and is ignored otherwise")
-"""The answer to every offer line naming a unit missing from the board as the power sees it.
 
-One wording for all of them, true whichever the case: a province out of sight, where the
-unit may or may not stand; a province in sight that the power sees empty; one where it sees
-a unit of the other type (``F PAR`` where it sees ``A PAR``).  The last two tell the power
-nothing (it sees the province), so they could be answered as in an open game; but to answer
-them apart would be to answer from the true board next to the seen one, and one wording
-cannot leak a difference between them (rule 3.1 items 6 and 7: an offer to a unit that does
-not exist is never reported).  It does not say "a unit you do not see", which is false of a
-province in sight (issue 23.23)."""
-UNSEEN_PLACE = ("names a province you do not see (Tin Cup, rule 6.3): set aside, whether a unit is there or not "
-                "(none of yours is: your units are all in sight)")
-UNSEEN_ORDER = ("names a unit you do not see (Tin Cup, rule 6.3): taken as given and never answered, whether "
-                "that unit is there or not")
+def unseen() -> str:
+    """The answer to every offer line naming a unit missing from the board as the power sees it, in
+    the reader's language.
+
+    One wording for all of them, true whichever the case: a province out of sight, where the
+    unit may or may not stand; a province in sight that the power sees empty; one where it sees
+    a unit of the other type (``F PAR`` where it sees ``A PAR``).  The last two tell the power
+    nothing (it sees the province), so they could be answered as in an open game; but to answer
+    them apart would be to answer from the true board next to the seen one, and one wording
+    cannot leak a difference between them (rule 3.1 items 6 and 7: an offer to a unit that does
+    not exist is never reported).  It does not say "a unit you do not see", which is false of a
+    province in sight (issue 23.23)."""
+    return _("names a unit that is not on the board as you see it (Tin Cup, rule 6.3): never answered; it counts if "
+             "that unit is there and the offer is valid for it, and is ignored otherwise")
+
+
+def unseen_place() -> str:
+    """The answer to an order for a unit in a province out of a Tin Cup power's sight."""
+    return _("names a province you do not see (Tin Cup, rule 6.3): set aside, whether a unit is there or not (none "
+             "of yours is: your units are all in sight)")
+
+
+def unseen_order() -> str:
+    """The answer to an order naming a unit a Tin Cup power does not see (taken as given)."""
+    return _("names a unit you do not see (Tin Cup, rule 6.3): taken as given and never answered, whether that unit "
+             "is there or not")
 
 
 def _seen(talk: Turn, power: str) -> Position:

@@ -325,13 +325,14 @@ def ledger_note(kind: str, note: str) -> str:
     if found := re.fullmatch(r"first capture of (\S+)", note):
         return _("first capture of {center}", center=found[1])
     if found := re.fullmatch(r"(\S+) lost to (\S+)", note):
-        return _("{center} lost to {power}", center=found[1], power=found[2])
+        return _("{center} lost to {power}", center=found[1], power=power_title(found[2]))
     if found := re.fullmatch(r"(\S+) lost", note):
         return _("{center} lost", center=found[1])
     if found := re.fullmatch(r"(\S+) taken from (\S+)", note):
-        return _("{center} taken from {power}", center=found[1], power=found[2])
+        return _("{center} taken from {power}", center=found[1], power=power_title(found[2]))
     fixed = {"resigned while eliminated": _("resigned while eliminated"),
-             "bribes paid to its units this year": _("bribes paid to its units this year")}
+             "bribes paid to its units this year": _("bribes paid to its units this year"),
+             "10 AgP per supply center (rule 6.7)": _("10 AgP per supply center (rule 6.7)")}
     return fixed.get(note, note)
 
 

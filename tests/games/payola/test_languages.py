@@ -54,7 +54,10 @@ def test_each_power_and_observer_reads_the_phases_results_in_their_language(
     with caplog.at_level(logging.WARNING):
         play_spring(judge)  # the last sheet processes the phase
     assert not [r for r in caplog.records if "for a reader of" in r.getMessage()]
-    results = {m.to: m for m in judge.new_mail() if m.subject == "g1 S1901M results"}
+    subjects = {"it": "g1 S1901M risultati", "fr": "g1 S1901M résultats", "en": "g1 S1901M results"}
+    results = {m.to: m for m in judge.new_mail() if m.subject in subjects.values()}
+    for address, language in {**READERS, **OBSERVERS}.items():
+        assert results[address].subject == subjects[language]  # each mail's subject in its reader's language
     with judge.db.transaction() as session:
         game = session.scalar(select(Game).where(Game.name == "g1"))
         assert game is not None
