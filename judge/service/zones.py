@@ -24,11 +24,13 @@ from __future__ import annotations
 
 import re
 from datetime import UTC, datetime
+from functools import cache
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from judge.language import gettext as _
 from judge.store.models import Game, Player
 
 _MOMENT = re.compile(r"(\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}) UTC\b"
@@ -39,14 +41,25 @@ UNZONED = ("press",)  # kinds of mail whose text is a player's own words
 
 
 def zone_named(text: str) -> ZoneInfo:
-    """The IANA zone ``text`` names (``Europe/Paris``, ``UTC``); ValueError with a message."""
+    """The IANA zone ``text`` names (``Europe/Paris``, ``UTC``); ValueError with a message in the reader's
+    language."""
     if len(text) <= 40 and _NAME.fullmatch(text):
         try:
             return ZoneInfo(text)
         except (ZoneInfoNotFoundError, ValueError, OSError):  # OSError: a name the file system refuses
             pass
-    hint = "" if available_timezones() else " (this judge's system has no time zone database: only UTC)"
-    raise ValueError(f"unknown time zone '{text[:40]}': use a name such as Europe/Paris or America/New_York{hint}")
+    if not _zone_database():
+        raise ValueError(_("unknown time zone '{zone}': this judge's system has no time zone database, so it knows "
+                           "only UTC", zone=text[:40]))
+    raise ValueError(_("unknown time zone '{zone}': use a name such as Europe/Paris or America/New_York",
+                       zone=text[:40]))
+
+
+@cache
+def _zone_database() -> bool:
+    """Whether the system has a time zone database (read once: listing it walks every file of it, which a
+    name mistyped at every SET ZONE did again)."""
+    return bool(available_timezones())
 
 
 def in_zone(naive: datetime, zone: ZoneInfo) -> datetime:
@@ -55,8 +68,8 @@ def in_zone(naive: datetime, zone: ZoneInfo) -> datetime:
     the first of the two (summer time), as the answer's UTC shows."""
     moment = naive.replace(tzinfo=zone)
     if moment.astimezone(UTC).astimezone(zone).replace(tzinfo=None) != naive:
-        raise ValueError(f"{naive:%Y-%m-%d %H:%M} does not exist in {zone.key}: the clocks skip it (summer time "
-                         "starts)")
+        raise ValueError(_("{moment} does not exist in {zone}: the clocks skip it (summer time starts)",
+                           moment=naive.strftime("%Y-%m-%d %H:%M"), zone=zone.key))
     return moment.astimezone(UTC).replace(tzinfo=None)
 
 

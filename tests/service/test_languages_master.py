@@ -137,3 +137,16 @@ def test_a_late_mails_note_is_written_in_its_readers_language() -> None:
         assert ahead.reason()[1] == ("non appliquée : ce courriel était destiné à la phase L9, pas à la phase en "
                                      "cours (voir la note)")
     assert processed.note(game).startswith("This mail was meant for L1 of g1 (your line PHASE L1), which was processed")
+
+
+def test_a_zone_mistyped_and_a_time_summer_time_skips_are_refused_in_the_masters_language(tmp_path: Path) -> None:
+    """SET ZONE with a name no zone has, and SET DEADLINE at 02:30 on the night Paris's clocks go from 02:00 to
+    03:00 (Sunday 29 March 2026), refused in French."""
+    judge = _speaking(tmp_path, **{GM: "fr"})
+    said = " ".join(master(judge, "SET ZONE Narnia/Cair_Paravel", "SET ZONE Europe/Paris",
+                           "SET DEADLINE 2026-03-29 02:30").body.split())
+    assert ("fuseau horaire inconnu « Narnia/Cair_Paravel » : utilisez un nom tel que Europe/Paris ou "
+            "America/New_York") in said
+    assert ("2026-03-29 02:30 n'existe pas dans le fuseau Europe/Paris : les horloges la sautent (passage à l'heure "
+            "d'été)") in said
+    assert "unknown time zone" not in said and "does not exist" not in said
