@@ -57,7 +57,8 @@ def test_each_reader_gets_the_maps_in_their_language_each_drawn_once_a_language(
     assert not [r for r in caplog.records if "written in" in r.getMessage() and "results" in r.getMessage()]
     # two PNGs (the orders, the board after) in each of three languages (English: the two observers')
     assert len(composed) == 6 and set(composed.values()) == {1}
-    results = {m.to: m for m in judge.new_mail() if m.subject == "g1 S1901M results"}
+    subjects = {"g1 S1901M results", "g1 S1901M risultati", "g1 S1901M résultats"}  # each in its reader's language
+    results = {m.to: m for m in judge.new_mail() if m.subject in subjects}
     italian, french = _svg(results[ALICE]), _svg(results[BOB])
     english = {_svg(results[observer]) for observer in OBSERVERS}
     assert len(english) == 1
