@@ -23,10 +23,19 @@ folder's ``.index``), and it is built with two queries whatever the number of ga
 then every seat), not two per game.  A deadline's tick writes each game's pages after its run
 (`game_pages`) and the index once, for all of them, at its end (`publish_changed`): rewritten
 after every game, the index cost 40% of an evening of 300 games.
+
+A game's pages have several writers: the applier after a mail, a deadline worker after its run, `judge
+publish`.  Each reads the game, then writes, and a kind removes what it did not write (a rollback's
+phases), so a writer that read the game before another changed it and wrote after that one would put its
+older pages back and remove the newer ones' files: a deadline worker that read a game just before a
+concession ended it removed the end's record (``record.json``).  So each writer holds the game's folder
+(`holding`, an exclusive lock on the folder itself, which the kernel lets go when a writer dies) from its
+read to its last file: the writers of one game take turns, and the last to write read last.
 """
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import json
 import logging
@@ -139,6 +148,24 @@ def make_folder(path: Path) -> None:
     path.chmod(0o755)
 
 
+@contextmanager
+def holding(root: Path, name: str) -> Iterator[None]:
+    """The pages of the game ``name`` held by this writer alone, from its read of the game to its last file
+    (see the header): an exclusive lock on the game's folder, made if need be."""
+    if not SAFE_NAME.fullmatch(name):
+        raise ValueError(f"'{name}' cannot name a folder of pages")
+    folder = root / "games" / name
+    make_folder(root)
+    make_folder(root / "games")
+    make_folder(folder)
+    handle = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(handle)  # lets go of the lock
+
+
 def render_page(path: Path, template: str, written: set[Path], **context: Any) -> None:
     write_file(path, environment().get_template(f"web/{template}").render(**context).encode("utf-8"), written)
 
@@ -210,15 +237,18 @@ def publish(source: Session | Database, settings: Settings, game: Game | str, *,
     """Write the public pages of one game into ``<data-dir>/web``; returns its page.  Unchanged
     pages are not rendered again unless ``force``."""
     with _reading(source) as session:
-        found = _game(session, game)
-        kind = kind_of(session, found)
-        language = game_language(found, settings)
-        with reading(language):
-            record = kind.gather(session, found)
-            ended = fame.gather(session, found)
-    with reading(language):  # a game's pages are in its language (SET GAME LANGUAGE)
-        page = kind.write_pages(web_root(settings), record, force)
-        write_ended(web_root(settings), ended)
+        name = _game(session, game).name  # there is such a game: its folder may be made
+    with holding(web_root(settings), name):
+        with _reading(source) as session:
+            found = _game(session, game)
+            kind = kind_of(session, found)
+            language = game_language(found, settings)
+            with reading(language):
+                record = kind.gather(session, found)
+                ended = fame.gather(session, found)
+        with reading(language):  # a game's pages are in its language (SET GAME LANGUAGE)
+            page = kind.write_pages(web_root(settings), record, force)
+            write_ended(web_root(settings), ended)
     return page
 
 
@@ -327,18 +357,21 @@ def game_pages(db: Database, settings: Settings, name: str, players: bool = True
     try:
         with _reading(db) as session:
             try:
-                found = _game(session, name)
+                name = _game(session, name).name
             except LookupError:  # no such game: no pages
                 return None
-            kind = kind_of(session, found)
-            language = game_language(found, settings)
-            with reading(language):
-                record = kind.gather(session, found)
-                ended = fame.gather(session, found)
-        with reading(language):  # a game's pages are in its language (SET GAME LANGUAGE)
-            stamp = kind.write_pages(web_root(settings), record).parent / ".index"
-            write_ended(web_root(settings), ended)
-            line = _index_line(record if isinstance(record, public.GameFacts) else record.facts)
+        with holding(web_root(settings), name):
+            with _reading(db) as session:
+                found = _game(session, name)
+                kind = kind_of(session, found)
+                language = game_language(found, settings)
+                with reading(language):
+                    record = kind.gather(session, found)
+                    ended = fame.gather(session, found)
+            with reading(language):  # a game's pages are in its language (SET GAME LANGUAGE)
+                stamp = kind.write_pages(web_root(settings), record).parent / ".index"
+                write_ended(web_root(settings), ended)
+                line = _index_line(record if isinstance(record, public.GameFacts) else record.facts)
         publish_game_feeds(db, settings, [name])
         if players:
             publish_players(db, settings, [name])
