@@ -824,7 +824,7 @@ class Applier:
         self.pipe, child = CHILDREN.Pipe()
         self.holding: Holding = CHILDREN.RawValue("d", 0.0)
         self.process = CHILDREN.Process(target=_applier_main, args=(child, self.settings, self.kinds, self.holding),
-                                      name="judge-applier", daemon=True)
+                                        name="judge-applier", daemon=True)
         self.process.start()
         child.close()
         if self._answer(started=False) != "ready":

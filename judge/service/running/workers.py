@@ -64,8 +64,8 @@ log = logging.getLogger("judge")
 CHILDREN = multiprocessing.get_context("forkserver")
 """How the daemon starts its child processes (its applier, its deadline workers): each forked from a server
 process that imported the judge once (`set_forkserver_preload`), started as a fresh interpreter, so a child holds
-no copy of the daemon's threads and their locks, as a spawned one; but it starts in milliseconds instead of the
-second or more an interpreter took to import the judge again for every child (a ninth of the suite's time)."""
+no copy of the daemon's threads and their locks, as a spawned one; but it no longer spends the second or more
+an interpreter took to import the judge again for every child (about a tenth of the test suite's time)."""
 CHILDREN.set_forkserver_preload(["judge.service.running.daemon", "judge.bootstrap"])
 NICE = 5  # how much lower a worker's priority is than the listener's and the applier's
 MOST = 4  # workers by default at most, whatever the cores: each holds a few hundred MB once it has drawn maps
@@ -131,7 +131,7 @@ class Workers:
         pipe, child = CHILDREN.Pipe()
         holding = CHILDREN.RawValue("d", 0.0)
         process = CHILDREN.Process(target=_worker_main, args=(child, self.settings, self.kinds, self.stopping, holding),
-                                 name="judge-deadlines", daemon=True)
+                                   name="judge-deadlines", daemon=True)
         process.start()
         child.close()
         return _Worker(process, pipe, holding, heard=time.monotonic())
