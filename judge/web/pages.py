@@ -238,9 +238,15 @@ def publish(source: Session | Database, settings: Settings, game: Game | str, *,
     pages are not rendered again unless ``force``."""
     with _reading(source) as session:
         name = _game(session, game).name  # there is such a game: its folder may be made
+    return _write_game(source, settings, name, force)[0]
+
+
+def _write_game(source: Session | Database, settings: Settings, name: str, force: bool = False) -> tuple[Path, str]:
+    """Read the game ``name`` and write its pages (unchanged ones only if ``force``), holding its folder from
+    the read to the last file (`holding`); its page, and its line of the index (`_index_line`)."""
     with holding(web_root(settings), name):
         with _reading(source) as session:
-            found = _game(session, game)
+            found = _game(session, name)
             kind = kind_of(session, found)
             language = game_language(found, settings)
             with reading(language):
@@ -249,7 +255,7 @@ def publish(source: Session | Database, settings: Settings, game: Game | str, *,
         with reading(language):  # a game's pages are in its language (SET GAME LANGUAGE)
             page = kind.write_pages(web_root(settings), record, force)
             write_ended(web_root(settings), ended)
-    return page
+            return page, _index_line(record if isinstance(record, public.GameFacts) else record.facts)
 
 
 def game_language(game: Game, settings: Settings) -> str:
@@ -360,18 +366,8 @@ def game_pages(db: Database, settings: Settings, name: str, players: bool = True
                 name = _game(session, name).name
             except LookupError:  # no such game: no pages
                 return None
-        with holding(web_root(settings), name):
-            with _reading(db) as session:
-                found = _game(session, name)
-                kind = kind_of(session, found)
-                language = game_language(found, settings)
-                with reading(language):
-                    record = kind.gather(session, found)
-                    ended = fame.gather(session, found)
-            with reading(language):  # a game's pages are in its language (SET GAME LANGUAGE)
-                stamp = kind.write_pages(web_root(settings), record).parent / ".index"
-                write_ended(web_root(settings), ended)
-                line = _index_line(record if isinstance(record, public.GameFacts) else record.facts)
+        page, line = _write_game(db, settings, name)
+        stamp = page.parent / ".index"
         publish_game_feeds(db, settings, [name])
         if players:
             publish_players(db, settings, [name])
