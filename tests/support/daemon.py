@@ -97,6 +97,7 @@ def settled(port: int, settings: Settings) -> None:
     wait_until(lambda: maildir_subjects(settings).count("Re: barrier") > before, "the barrier's answer")
 
 
+_HEADERS = email.parser.BytesHeaderParser(policy=email.policy.default)  # a mail's headers alone
 _SUBJECTS: dict[tuple[str, int], str] = {}
 """Each Maildir file's subject, by path and inode: a file delivered is never written again, and the tests wait
 for a subject by reading them all again and again (parsing every whole mail each time was 3% of the suite)."""
@@ -112,5 +113,3 @@ def maildir_subjects(settings: Settings) -> list[str]:
         subjects.append(_SUBJECTS[key])
     return subjects
 
-
-_HEADERS = email.parser.BytesHeaderParser(policy=email.policy.default)
