@@ -250,3 +250,26 @@ def test_a_games_pages_are_in_its_language(tmp_path: Path) -> None:
         phase = (page.parent / "S1901M.html").read_text("utf-8")
         assert ("Ordini come aggiudicati" if language == "it" else "Ordres tels qu'arbitrés") in phase
         assert "Orders as adjudicated" not in phase and "The board after" not in phase
+
+
+@pytest.mark.parametrize("first", ["en", "it", "fr"])
+def test_an_orders_result_and_its_reason_are_in_each_renders_language_whatever_was_rendered_first(
+        first: str) -> None:
+    """The words of a result and an illegal order's reason are made once a render (board.txt.j2's tables): each
+    render of the public results, one language after another in one process, writes them in its own reader's."""
+    from judge.bootstrap import kinds
+    from judge.service.templates import environment, render
+    kinds()  # Payola's templates and catalogue registered
+    environment.cache_clear()  # a new environment: the first render in it is in ``first``
+    results = [{"power": "FRANCE", "order": "A PAR - BUR", "result": "bounce", "reason": None},
+               {"power": "GERMANY", "order": "A MUN S A MUN", "result": "illegal", "reason": None,
+                "detail": "a unit cannot support itself"}]
+    view = {"blind": False, "power": None, "results": results, "automatic": [], "board": None}
+    order = [first] + [language for language in ("en", "it", "fr") if language != first]
+    for language in order:
+        with reading(language):
+            text = render("payola/results_public", view=view)
+        for word in ("bounce", "illegal", "a unit cannot support itself"):
+            assert f"{said(language, word)}" in text, (language, word, text)
+        if language != "en":
+            assert "bounce" not in text and "cannot support" not in text
