@@ -41,6 +41,7 @@ from collections import OrderedDict
 from collections.abc import Collection, Iterable, Mapping
 from functools import cache
 from pathlib import Path
+from typing import NamedTuple
 
 import cairocffi as cairo
 from cairosvg.parser import Tree
@@ -297,12 +298,17 @@ class Canvas:
     """A picture composed from fixed layers and this picture's parts, bottom to top, then
     encoded (`encode_png`): ``under``, an opaque raster of the fixed bottom, is copied first,
     over all of the thread's canvas of its size (`_Surfaces`), which keeps nothing of the last
-    picture.  A canvas is done with (`png`) before the thread's next one of the size is made."""
+    picture.  A canvas is done with (`png`) before the thread's next one of the size is made.
+    With ``rows`` (the first and the one past the last), the canvas is those rows of the picture
+    alone: everything is drawn where it would be on the whole picture, and what falls outside them
+    is left out (a language's title bar and legend: `_compose`)."""
 
-    def __init__(self, under: cairo.ImageSurface) -> None:
-        self.surface = _SURFACES.get(under.get_width(), under.get_height())
+    def __init__(self, under: cairo.ImageSurface, rows: tuple[int, int] | None = None) -> None:
+        first, end = rows or (0, under.get_height())
+        self.surface = _SURFACES.get(under.get_width(), end - first)
         self.colours: set[str] = set()  # the flat colours drawn, for the palette (`encode_png`)
         self.context = cairo.Context(self.surface)
+        self.context.translate(0, -first)
         self.context.set_operator(cairo.OPERATOR_SOURCE)  # copied, not blended over nothing: the same, sooner
         self.layer(under)
         self.context.set_operator(cairo.OPERATOR_OVER)
@@ -509,15 +515,26 @@ def _compose(drawing: Picture, width: int) -> bytes:
     key = (drawing.board.name, width, drawing.powers, drawing.letters, tuple(sorted(drawing.fills.items())),
            drawing.marks, drawing.fog)
     body = BODIES.get(key)
+    note, upper = _note_layer(drawing.board, drawing.powers, width, current())
+    frame, scale = drawing.document(drawing.frame, background=False), width / drawing.board.width
+    if body is not None and body.palette is not None:  # another language: its title bar and legend alone
+        rows: list[bytes | None] = []
+        for strip in body.strips:  # one after the other: two strips of a height share the thread's canvas
+            canvas = Canvas(body.surface, strip.rows)
+            canvas.layer(note, 0, upper)
+            canvas.paint(frame, scale)
+            rows.append(_strip_rows(canvas.surface, strip, body))
+        title, legend = rows
+        if title is not None and legend is not None:
+            return _framed_png(body.surface.get_width(), body.surface.get_height(), title, legend, body)
     if body is None:  # composed on this thread's canvas, and kept: the canvas goes on from it
         canvas = _body(drawing, width)
-        body = _Body(canvas.surface, canvas.colours, width / drawing.board.width, drawing.board.height)
+        body = _Body(canvas.surface, canvas.colours, scale, drawing.board.height)
         BODIES.put(key, body)
     else:
         canvas = Canvas(body.surface)
-    note, upper = _note_layer(drawing.board, drawing.powers, width, current())
     canvas.layer(note, 0, upper)
-    canvas.paint(drawing.document(drawing.frame, background=False), width / drawing.board.width)
+    canvas.paint(frame, scale)
     return encode_framed(canvas.surface, canvas.colours, body)
 
 
@@ -525,6 +542,17 @@ BAND = 16
 """The rows of a picture's body next to its title bar and to its legend that are checked to be the
 body's before its PNG shares the body's (`encode_framed`): a word reaching into the body would cross
 them."""
+
+
+class _Strip(NamedTuple):
+    """Rows of a picture that each language but its body's first draws on its own (`_compose`): ``rows``,
+    the first and the one past the last, of which ``kept`` are its words' (the title bar's or the legend's)
+    and ``band`` the body's next to them (`BAND`), whose pixels must stay ``pixels``."""
+
+    rows: tuple[int, int]
+    kept: tuple[int, int]
+    band: tuple[int, int]
+    pixels: bytes
 
 
 class _Body:
@@ -544,6 +572,10 @@ class _Body:
         _DRAWN_WITH[self.surface] = frozenset(colours)  # a language's canvas copies it (`Canvas`)
         self.top, self.bottom = int(TITLE_HEIGHT * scale), int((TITLE_HEIGHT + height) * scale)
         self.bands = _bands(self.surface, self.top, self.bottom)
+        height = int(self.surface.get_height())
+        bands = ((self.top, min(self.top + BAND, self.bottom)), (max(self.bottom - BAND, self.top), self.bottom))
+        self.strips = (_Strip((0, bands[0][1]), (0, self.top), bands[0], self.bands[0]),
+                       _Strip((bands[1][0], height), (self.bottom, height), bands[1], self.bands[1]))
         self.palette: Image.Image | None = None
         self.colours = b""  # the palette's bytes, as the PNG writes them
         self.rows: bytes | memoryview = b""  # the body's rows as the PNG holds them, each after its filter byte
@@ -628,8 +660,33 @@ def encode_framed(surface: cairo.ImageSurface, colours: Iterable[str], body: _Bo
                                         rows[bottom * line - 1 : -1])
             body.deflated = _segment(body.rows, last=False)
         else:
-            title, legend = (_filtered(image.crop(box).quantize(palette=body.palette, dither=Image.Dither.NONE))
+            title, legend = (_indexed(image.crop(box), body)
                              for box in ((0, 0, width, top), (0, bottom, width, height)))
+    return _framed_png(width, height, title, legend, body)
+
+
+def _strip_rows(surface: cairo.ImageSurface, strip: _Strip, body: _Body) -> bytes | None:
+    """The rows of a language's title bar or legend (``strip``, drawn on ``surface`` over its body's rows:
+    `_compose`) as `encode_framed` writes them from the whole picture, given their colours from the body's
+    palette; None if its words reach into the body's rows next to them (`BAND`)."""
+    surface.flush()
+    stride, first = surface.get_stride(), strip.rows[0]
+    band = memoryview(surface.get_data())[(strip.band[0] - first) * stride:(strip.band[1] - first) * stride]
+    if band != strip.pixels:
+        return None
+    with body.lock:
+        return _indexed(_rgb(surface).crop((0, strip.kept[0] - first, surface.get_width(), strip.kept[1] - first)),
+                        body)
+
+
+def _indexed(rows: Image.Image, body: _Body) -> bytes:
+    """A language's title bar's or legend's rows in its body's palette, as the PNG holds them (`_filtered`)."""
+    return _filtered(rows.quantize(palette=body.palette, dither=Image.Dither.NONE))
+
+
+def _framed_png(width: int, height: int, title: bytes | memoryview, legend: bytes | memoryview, body: _Body) -> bytes:
+    """The PNG of a picture whose body's rows, given their colours and compressed, ``body`` keeps: its title
+    bar's and its legend's rows compressed each on its own, the three segments one zlib stream."""
     checksum = deflate.adler32(legend, deflate.adler32(body.rows, deflate.adler32(title)))
     data = b"".join((_ZLIB_HEADER, _segment(title, last=False), body.deflated, _segment(legend, last=True),
                      struct.pack(">I", checksum)))

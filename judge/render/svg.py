@@ -41,9 +41,10 @@ Elements carry data attributes (``data-power``, ``data-type``, ``data-location``
 from __future__ import annotations
 
 import math
+import threading
 from collections import deque
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from xml.sax.saxutils import escape, quoteattr
 
@@ -671,14 +672,53 @@ def picture(
     view: Collection[str] | None = None,
     captions: Mapping[str, str] | None = None,
 ) -> Picture:
-    """The layers of the drawing of ``position`` (see :func:`render_svg` for the arguments)."""
+    """The layers of the drawing of ``position`` (see :func:`render_svg` for the arguments).  All but its frame
+    (the title bar and the legend) is the same in every language: drawn again for another language just
+    after (a results mail's maps, drawn once for each language their readers read), it is not made again
+    (`_LAST`)."""
+    board = board or load_board(position.game_map.drawing)
+    orders = tuple(_drawn_orders(orders_or_results))
+    key = (position, board, orders, tuple(sorted((territory or {}).items())), None if view is None else frozenset(view))
+    drawn = _LAST.get(key)
+    if drawn is None:
+        drawn = _LAST.put(key, _body(position, orders, territory or {}, board, view))
+    frame = _title_bar(position, board.width, title, date, seen_by) + _legend(
+        position, board.width, TITLE_HEIGHT + board.height, counted, captions or {})
+    return replace(drawn, frame=frame)
+
+
+class _Last(threading.local):
+    """This thread's last pictures but their frames (`picture`), and what each was drawn from: the position
+    and the board themselves (kept, so that no other object can later be taken for them), and copies of the
+    orders, the territory and the view."""
+
+    KEPT = 2  # a phase's two pictures (the orders, the board after), each drawn in every language in turn
+
+    def __init__(self) -> None:
+        self.kept: list[tuple[tuple[object, ...], Picture]] = []  # the newest first
+
+    def get(self, key: tuple[object, ...]) -> Picture | None:
+        for last, drawn in self.kept:
+            if last[0] is key[0] and last[1] is key[1] and last[2:] == key[2:]:
+                return drawn
+        return None
+
+    def put(self, key: tuple[object, ...], drawn: Picture) -> Picture:
+        self.kept = [(key, drawn), *self.kept[: self.KEPT - 1]]
+        return drawn
+
+
+_LAST = _Last()
+
+
+def _body(position: Position, drawn: tuple[_Drawn, ...], territory: Mapping[str, str], board: Board,
+          view: Collection[str] | None) -> Picture:
+    """A picture of ``position`` without its frame (`picture`)."""
     game_map = position.game_map
-    board = board or load_board(game_map.drawing)
     colours = power_colours(game_map.powers)
     letters = _letters(game_map.powers.values())
     fills: dict[str, str] = {}
     owners: dict[str, str] = {}
-    territory = territory or {}
     for area in board.areas.values():
         if area.kind == "sea":
             continue
@@ -714,12 +754,9 @@ def picture(
             _unit(dislodged.unit.type, at, colours[dislodged.power], attrs, dashed=True,
                   letter=letters.get(dislodged.power, ""))
         )
-    drawn = _drawn_orders(orders_or_results)
-    scene = _Scene(position, board, colours, drawn, letters)
+    scene = _Scene(position, board, colours, list(drawn), letters)
     marks.extend(scene.order(item) for item in drawn)
-    frame = _title_bar(position, board.width, title, date, seen_by) + _legend(
-        position, board.width, TITLE_HEIGHT + board.height, counted, captions or {})
-    return Picture(board, tuple(game_map.powers), tuple(letters.items()), fills, owners, "".join(marks), frame, fog)
+    return Picture(board, tuple(game_map.powers), tuple(letters.items()), fills, owners, "".join(marks), "", fog)
 
 
 def render_svg(

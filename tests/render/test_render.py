@@ -277,6 +277,7 @@ def test_every_pixel_of_a_power_s_colour_is_that_colour_in_the_png(monkeypatch: 
 
     monkeypatch.setattr(pictures, "encode_framed", keeping)
     monkeypatch.setattr(pictures, "DRAWN", pictures.Drawn())
+    monkeypatch.setattr(pictures, "BODIES", pictures._Bodies())  # composed whole, not over a body kept before
     position = Position.initial(load_map("world"))
     png = Image.open(io.BytesIO(render_png(position, title="World"))).convert("RGB")
     colours = {tuple(bytes.fromhex(c[1:])) for c in power_colours(position.game_map.powers).values()}

@@ -132,3 +132,68 @@ def test_a_pictures_languages_share_its_body_and_differ_in_its_frame_alone() -> 
     assert len({image.crop((0, top, width, bottom)).tobytes() for image in drawn}) == 1
     assert len({image.crop((0, 0, width, top)).tobytes() for image in drawn}) == 3
     assert len({image.crop((0, bottom, width, height)).tobytes() for image in drawn}) == 3
+
+
+def _languages_drawn(monkeypatch: pytest.MonkeyPatch, whole: bool) -> list[bytes]:
+    """A phase's two pictures (its orders, the board after), each drawn in English, Italian and French in turn
+    as a results mail's are (`judge.service.outgoing.outbox`), from nothing kept; with ``whole``, every language
+    composed over the whole body (the strips of `judge.render.png._compose` refused)."""
+    from judge.engine.phases import adjudicate
+    from judge.render import png as pictures
+    from tools.reference_maps import MIDGAME
+
+    monkeypatch.setattr(pictures, "DRAWN", pictures.Drawn())
+    monkeypatch.setattr(pictures, "BODIES", pictures._Bodies())
+    if whole:
+        monkeypatch.setattr(pictures, "_strip_rows", lambda surface, strip, body: None)
+    position, orders = position_from_data(MIDGAME)
+    outcome = adjudicate(position, orders)
+    drawn = []
+    for draw in (lambda: pictures.render_png(position, outcome.results, title="g1 S1901M", width=900),
+                 lambda: pictures.render_png(outcome.position, title="g1 F1901M", width=900)):
+        for language in ("en", "it", "fr"):
+            with reading(language):
+                drawn.append(draw())
+    return drawn
+
+
+def test_another_languages_picture_drawn_from_its_title_bar_and_legend_alone_is_the_one_composed_whole(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each language after a picture's first draws and encodes only its title bar's and its legend's rows over
+    the kept body (`_compose`): its PNG is byte for byte the one composed over the whole body, and the body
+    and its marks are made once for the three languages."""
+    pytest.importorskip("cairocffi")
+    from judge.render import png as pictures
+    from judge.render import svg
+
+    whole = _languages_drawn(monkeypatch, whole=True)
+    monkeypatch.undo()
+    bodies, marks = [], []
+    real_body, real_marks = pictures._body, svg._body
+    monkeypatch.setattr(pictures, "_body", lambda *args: bodies.append(1) or real_body(*args))
+    monkeypatch.setattr(svg, "_body", lambda *args: marks.append(1) or real_marks(*args))
+    encoded: list[int] = []
+    real_encode = pictures.encode_framed
+    monkeypatch.setattr(pictures, "encode_framed", lambda *args: encoded.append(1) or real_encode(*args))
+    assert _languages_drawn(monkeypatch, whole=False) == whole
+    assert len(set(whole)) == 6
+    assert len(bodies) == len(marks) == len(encoded) == 2  # once a picture, in its first language
+
+
+def test_a_picture_of_other_orders_is_not_taken_for_the_last_one_drawn() -> None:
+    """The marks kept for a picture's other languages (`judge.render.svg.picture`) are those of its own
+    position, orders and view: another picture drawn meanwhile, or the same position with other orders,
+    gets its own."""
+    from judge.engine.phases import adjudicate
+    from tools.reference_maps import MIDGAME
+
+    position, orders = position_from_data(MIDGAME)
+    results = adjudicate(position, orders).results
+    bare, with_orders = render_svg(position, title="g1"), render_svg(position, results, title="g1")
+    assert bare != with_orders
+    assert render_svg(position, title="g1") == bare
+    assert render_svg(position, results[:1], title="g1") not in (bare, with_orders)
+    fogged = render_svg(position, results, title="g1", seen_by="FRANCE", view=["PAR", "BUR"])
+    assert fogged != render_svg(position, results, title="g1", seen_by="FRANCE", view=["PAR"])
+    with reading("it"):
+        assert render_svg(position, results, title="g1") != with_orders  # its frame is its reader's
