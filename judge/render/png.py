@@ -38,7 +38,7 @@ import threading
 import weakref
 import xml.etree.ElementTree as ET
 from collections import OrderedDict
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from functools import cache
 from pathlib import Path
 from typing import NamedTuple
@@ -299,16 +299,19 @@ class Canvas:
     encoded (`encode_png`): ``under``, an opaque raster of the fixed bottom, is copied first,
     over all of the thread's canvas of its size (`_Surfaces`), which keeps nothing of the last
     picture.  A canvas is done with (`png`) before the thread's next one of the size is made.
-    With ``rows`` (the first and the one past the last), the canvas is those rows of the picture
-    alone: everything is drawn where it would be on the whole picture, and what falls outside them
-    is left out (a language's title bar and legend: `_compose`)."""
+    With ``rows`` (of each band of rows, the first and the one past the last), only those rows of the
+    canvas are drawn on, everything where it would be on the whole picture (a language's title bar and
+    legend: `compose_framed`); the other rows keep whatever they held.  Clipped rather than drawn on a
+    smaller canvas moved up: the same arithmetic places each glyph on the same pixel."""
 
-    def __init__(self, under: cairo.ImageSurface, rows: tuple[int, int] | None = None) -> None:
-        first, end = rows or (0, under.get_height())
-        self.surface = _SURFACES.get(under.get_width(), end - first)
+    def __init__(self, under: cairo.ImageSurface, rows: Sequence[tuple[int, int]] = ()) -> None:
+        self.surface = _SURFACES.get(under.get_width(), under.get_height())
         self.colours: set[str] = set()  # the flat colours drawn, for the palette (`encode_png`)
         self.context = cairo.Context(self.surface)
-        self.context.translate(0, -first)
+        for first, end in rows:
+            self.context.rectangle(0, first, under.get_width(), end - first)
+        if rows:
+            self.context.clip()
         self.context.set_operator(cairo.OPERATOR_SOURCE)  # copied, not blended over nothing: the same, sooner
         self.layer(under)
         self.context.set_operator(cairo.OPERATOR_OVER)
@@ -508,34 +511,43 @@ BODIES = _Bodies()
 
 
 def _compose(drawing: Picture, width: int) -> bytes:
-    """The picture: its body (`_body`, kept for its other languages), then the legend's note and the
-    frame's words in the reader's language, encoded with what its languages share (`encode_framed`).
-    The words lie in the title bar and the legend, where no mark of the map reaches, so that writing
-    them last draws the pixels writing them in their layers' order drew."""
+    """The picture: its body (`_body`), then the legend's note and the frame's words in the reader's language
+    (`compose_framed`)."""
     key = (drawing.board.name, width, drawing.powers, drawing.letters, tuple(sorted(drawing.fills.items())),
            drawing.marks, drawing.fog)
-    body = BODIES.get(key)
-    note, upper = _note_layer(drawing.board, drawing.powers, width, current())
-    frame, scale = drawing.document(drawing.frame, background=False), width / drawing.board.width
-    if body is not None and body.palette is not None:  # another language: its title bar and legend alone
-        rows: list[bytes | None] = []
-        for strip in body.strips:  # one after the other: two strips of a height share the thread's canvas
-            canvas = Canvas(body.surface, strip.rows)
-            canvas.layer(note, 0, upper)
-            canvas.paint(frame, scale)
-            rows.append(_strip_rows(canvas.surface, strip, body))
-        title, legend = rows
+    scale = width / drawing.board.width
+    rows = int(TITLE_HEIGHT * scale), int((TITLE_HEIGHT + drawing.board.height) * scale)
+    return compose_framed(key, lambda: _body(drawing, width), drawing.document(drawing.frame, background=False),
+                          scale, rows, _note_layer(drawing.board, drawing.powers, width, current()))
+
+
+def compose_framed(key: tuple[object, ...], body: Callable[[], Canvas], frame: str, scale: float,
+                   rows: tuple[int, int], note: tuple[cairo.ImageSurface, int] | None = None) -> bytes:
+    """The PNG of a picture whose words lie in its title bar (above ``rows``) and its legend (below them)
+    alone: its body (``body()``: all of it but ``frame``, the words' SVG document, and ``note``, a raster of
+    the legend's and the row it goes at), kept by ``key`` for its other languages (`BODIES`), then its words
+    in the reader's language, encoded with what its languages share (`encode_framed`).  Writing the words
+    last draws the pixels writing them in their layers' order drew.  Each language after the first draws
+    and encodes only its title bar's and its legend's rows (`_Body.strips`)."""
+    kept = BODIES.get(key)
+    if kept is not None and kept.palette is not None:  # another language: its title bar and legend alone
+        canvas = Canvas(kept.surface, [strip.rows for strip in kept.strips])
+        if note is not None:
+            canvas.layer(note[0], 0, note[1])
+        canvas.paint(frame, scale)
+        title, legend = (_strip_rows(canvas.surface, strip, kept) for strip in kept.strips)
         if title is not None and legend is not None:
-            return _framed_png(body.surface.get_width(), body.surface.get_height(), title, legend, body)
-    if body is None:  # composed on this thread's canvas, and kept: the canvas goes on from it
-        canvas = _body(drawing, width)
-        body = _Body(canvas.surface, canvas.colours, scale, drawing.board.height)
-        BODIES.put(key, body)
+            return _framed_png(kept.surface.get_width(), kept.surface.get_height(), title, legend, kept)
+    if kept is None:  # composed on this thread's canvas, and kept: the canvas goes on from it
+        canvas = body()
+        kept = _Body(canvas.surface, canvas.colours, rows)
+        BODIES.put(key, kept)
     else:
-        canvas = Canvas(body.surface)
-    canvas.layer(note, 0, upper)
+        canvas = Canvas(kept.surface)
+    if note is not None:
+        canvas.layer(note[0], 0, note[1])
     canvas.paint(frame, scale)
-    return encode_framed(canvas.surface, canvas.colours, body)
+    return encode_framed(canvas.surface, canvas.colours, kept)
 
 
 BAND = 16
@@ -561,7 +573,7 @@ class _Body:
     to the frame (`BAND`); and once a PNG of it is written, what every language's PNG shares
     (`encode_framed`): the palette, and those rows as indices, filtered and compressed."""
 
-    def __init__(self, composed: cairo.ImageSurface, colours: Collection[str], scale: float, height: float) -> None:
+    def __init__(self, composed: cairo.ImageSurface, colours: Collection[str], rows: tuple[int, int]) -> None:
         composed.flush()
         self.surface = BODIES.raster(composed.get_width(), composed.get_height())
         context = cairo.Context(self.surface)
@@ -570,7 +582,7 @@ class _Body:
         context.paint()
         self.surface.flush()
         _DRAWN_WITH[self.surface] = frozenset(colours)  # a language's canvas copies it (`Canvas`)
-        self.top, self.bottom = int(TITLE_HEIGHT * scale), int((TITLE_HEIGHT + height) * scale)
+        self.top, self.bottom = rows
         self.bands = _bands(self.surface, self.top, self.bottom)
         height = int(self.surface.get_height())
         bands = ((self.top, min(self.top + BAND, self.bottom)), (max(self.bottom - BAND, self.top), self.bottom))
@@ -667,16 +679,18 @@ def encode_framed(surface: cairo.ImageSurface, colours: Iterable[str], body: _Bo
 
 def _strip_rows(surface: cairo.ImageSurface, strip: _Strip, body: _Body) -> bytes | None:
     """The rows of a language's title bar or legend (``strip``, drawn on ``surface`` over its body's rows:
-    `_compose`) as `encode_framed` writes them from the whole picture, given their colours from the body's
-    palette; None if its words reach into the body's rows next to them (`BAND`)."""
+    `compose_framed`) as `encode_framed` writes them from the whole picture, given their colours from the
+    body's palette; None if its words reach into the body's rows next to them (`BAND`)."""
     surface.flush()
-    stride, first = surface.get_stride(), strip.rows[0]
-    band = memoryview(surface.get_data())[(strip.band[0] - first) * stride:(strip.band[1] - first) * stride]
-    if band != strip.pixels:
+    stride, data = surface.get_stride(), memoryview(surface.get_data())
+    if data[strip.band[0] * stride:strip.band[1] * stride] != strip.pixels:
         return None
+    first, end = strip.kept
+    raw = "BGRX" if sys.byteorder == "little" else "XRGB"
+    rows = Image.frombuffer("RGB", (surface.get_width(), end - first), bytes(data[first * stride:end * stride]),
+                            "raw", raw, stride, 1)
     with body.lock:
-        return _indexed(_rgb(surface).crop((0, strip.kept[0] - first, surface.get_width(), strip.kept[1] - first)),
-                        body)
+        return _indexed(rows, body)
 
 
 def _indexed(rows: Image.Image, body: _Body) -> bytes:

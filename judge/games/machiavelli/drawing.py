@@ -902,19 +902,27 @@ def render_png(
     As Payola's maps (`judge.render.png`): the board's fixed layers drawn once (`_fixed`), and a
     picture composed of them, the land's fills through each area's mask, and its own parts
     painted by Cairo (`judge.render.paint`): AoP's map took 1.9 s when cairosvg drew the whole
-    document each time."""
-    from judge.render.png import Canvas
+    document each time.  Its words lie in its title bar and legend alone: drawn in another language
+    just after (a results mail's, for each language its readers read), only those are drawn again
+    (`judge.render.png.compose_framed`)."""
+    from judge.render.png import Canvas, compose_framed
 
     size = width or round(geometry.width * PIXELS_PER_UNIT)
     under, borders, names, masks = _fixed(board, geometry, size)
     drawn = _picture(board, geometry, position, title, orders, record)
-    canvas = Canvas(under)
-    canvas.fill(masks, drawn.fills)
     scale = size / geometry.width
-    if drawn.rebellions:
-        canvas.paint(drawn.document(_map(drawn.rebellions)), scale)
-    canvas.layer(borders)
-    canvas.paint(drawn.document(_map(drawn.marks)), scale)
-    canvas.layer(names)
-    canvas.paint(drawn.document(drawn.frame), scale)
-    return canvas.png()
+
+    def body() -> Canvas:
+        canvas = Canvas(under)
+        canvas.fill(masks, drawn.fills)
+        if drawn.rebellions:
+            canvas.paint(drawn.document(_map(drawn.rebellions)), scale)
+        canvas.layer(borders)
+        canvas.paint(drawn.document(_map(drawn.marks)), scale)
+        canvas.layer(names)
+        return canvas
+
+    key = ("machiavelli", board.name, geometry.name, size, tuple(sorted(drawn.fills.items())), drawn.rebellions,
+           drawn.marks)
+    rows = int(TITLE_HEIGHT * scale), int((TITLE_HEIGHT + geometry.height) * scale)
+    return compose_framed(key, body, drawn.document(drawn.frame), scale, rows)

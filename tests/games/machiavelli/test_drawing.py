@@ -927,3 +927,35 @@ def test_the_drawings_words_are_in_the_readers_language(language: str, heading: 
     assert key in svg and strait in svg and "the strait of" not in svg and "cities" not in svg
     assert "the strait of" in english and "grey chain" in english and "città" not in english
     assert "campaign's orders" not in orders and "(failures crossed out)" not in orders
+
+
+def test_a_pictures_other_languages_draw_only_its_title_bar_and_legend_over_its_body_composed_once(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """AoP's picture of a campaign drawn in English, Italian and French in turn, as a results mail's maps are
+    (`judge.render.png.compose_framed`): its body (the land, the borders, the marks, the names) is composed
+    once, and each other language's PNG is byte for byte the one composed over the whole body."""
+    _cairo()
+    from judge.games.machiavelli.drawing import render_png
+    from judge.language import reading
+    from judge.render import png as pictures
+
+    record = aop_campaign()
+
+    def three_languages() -> list[bytes]:
+        monkeypatch.setattr(pictures, "BODIES", pictures._Bodies())
+        drawn = []
+        for language in ("en", "it", "fr"):
+            with reading(language):
+                drawn.append(render_png(AOP, load_geometry("aop"), record.expending.position, title="g1",
+                                        record=record, width=500))
+        return drawn
+
+    composed: list[int] = []
+    real = pictures.Canvas.__init__
+    monkeypatch.setattr(pictures.Canvas, "__init__", lambda canvas, under, rows=(): composed.append(
+        not rows) or real(canvas, under, rows))
+    shared = three_languages()
+    assert composed.count(True) == 1  # the body alone is a whole canvas: the other languages draw strips
+    monkeypatch.setattr(pictures, "_strip_rows", lambda surface, strip, body: None)
+    assert three_languages() == shared
+    assert len(set(shared)) == 3
