@@ -36,7 +36,7 @@ from collections.abc import Callable, Container, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from email import policy
+from email import policy, quoprimime
 from email.headerregistry import AddressHeader, BaseHeader
 from email.message import EmailMessage
 from email.parser import BytesHeaderParser
@@ -200,14 +200,22 @@ def _text(text: str, ascii_only: bool) -> tuple[tuple[bytes, ...], tuple[bytes, 
     its body.  The package writes an ASCII text whose lines are all short enough (78 characters)
     as it is, 7-bit, each line ending in ``\\n`` (``email.contentmanager``: the bytes' lines, as
     ``bytes.splitlines`` cuts them, joined, then a line end): that body is written here, under the
-    headers the package writes for a 7-bit text (the same for every such text); any other
-    (quoted-printable, as for a non-ASCII one) is the package's own."""
+    headers the package writes for a 7-bit text (the same for every such text).  A non-ASCII text
+    (a mail in Italian or French) the package writes quoted-printable: its UTF-8 lines joined so, then
+    encoded by the package's own quoted-printable encoder at the policy's line length, under the headers
+    it writes for every such text (`_quoted`); the package's machinery around that encoder cost as much
+    again, for each of the mails a player reading another language than English gets.  Any other text
+    (an ASCII one with a long line) is the package's own."""
     if text.isascii():
         lines = text.encode("ascii").splitlines()
         if max(map(len, lines), default=0) <= _TEXT_LINE:
             mime, content, _ = _seven_bit(ascii_only)
             return mime, content, b"\n".join(lines) + b"\n"
-    return _package_text(text, ascii_only)
+        return _package_text(text, ascii_only)
+    mime, content, _ = _quoted(ascii_only)
+    lines = text.encode("utf-8").splitlines()
+    encoded = quoprimime.body_encode((b"\n".join(lines) + b"\n").decode("latin-1"), _TEXT_LINE)
+    return mime, content, encoded.encode("ascii")
 
 
 def _package_text(text: str, ascii_only: bool) -> tuple[tuple[bytes, ...], tuple[bytes, ...], bytes]:
@@ -230,6 +238,12 @@ def _package_text(text: str, ascii_only: bool) -> tuple[tuple[bytes, ...], tuple
 def _seven_bit(ascii_only: bool) -> tuple[tuple[bytes, ...], tuple[bytes, ...], bytes]:
     """The package's part of a 7-bit text (an empty one): its headers are every such text's."""
     return _package_text("", ascii_only)
+
+
+@functools.cache
+def _quoted(ascii_only: bool) -> tuple[tuple[bytes, ...], tuple[bytes, ...], bytes]:
+    """The package's part of a non-ASCII text (one letter): its headers are every such text's."""
+    return _package_text("\u00e9", ascii_only)
 
 
 @functools.lru_cache(maxsize=16)

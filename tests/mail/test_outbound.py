@@ -330,13 +330,18 @@ def test_a_message_with_a_map_is_written_as_a_multipart_by_hand(to: str) -> None
 @pytest.mark.parametrize("body", [
     "", "one line without its end", "a\nb\n", "a\r\nb\r\n", "a\rb", "trailing  \n\n\n", "\x0cform feed\x0bvertical\n",
     "y" * 78 + "\n", "y" * 79 + "\n", "From the judge\n.\n", "über\n", "=?utf-8?q?=0D=0A?=\n", "\x85\u2028\n",
+    # non-ASCII (a mail in Italian or French, quoted-printable): an accent where a line is cut, trailing blanks,
+    # the = sign, line ends of every kind, a line of accents alone
+    "città " * 20 + "\n", "y" * 74 + "é" + "y" * 10 + "\n", "y" * 75 + "é\n", "y" * 76 + "é \n", "y" * 73 + "è\t\n",
+    "déjà = 2 \n\n  \n", "à\r\nè\rì\n", "é" * 60, "été\x0cnouveau\u2028fin", "ça va" + " " * 80 + "\n",
 ])
 @pytest.mark.parametrize("to", ["alice@example.org", "zoë@example.org"])
 def test_the_text_is_what_the_email_package_writes(body: str, to: str) -> None:
     """The text's part is written as the email package writes it for every kind of text: empty, no
     final line end, CRLF or a lone CR (line ends the package turns into LF), characters Python
     but not bytes count as line ends (form feed, U+0085, U+2028), a line of 78 characters (kept
-    as it is) and of 79 (quoted-printable), one that looks like an encoded word, non-ASCII."""
+    as it is) and of 79 (quoted-printable), one that looks like an encoded word, non-ASCII (written here
+    with the package's quoted-printable encoder, without its machinery: `judge.mail.outbound._text`)."""
     expected = EmailMessage(policy=email.policy.default)
     for name, value in headers(build(to=to, body=body, message_id="<m1@payola.example>")).items():
         if name not in ("Content-Type", "MIME-Version", "Content-Transfer-Encoding"):
