@@ -43,9 +43,10 @@ from __future__ import annotations
 import math
 import threading
 from collections import deque
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
+from typing import Generic, TypeVar
 from xml.sax.saxutils import escape, quoteattr
 
 from judge.engine.map import GameMap, Location, PowerInfo, Terrain
@@ -675,40 +676,41 @@ def picture(
     """The layers of the drawing of ``position`` (see :func:`render_svg` for the arguments).  All but its frame
     (the title bar and the legend) is the same in every language: drawn again for another language just
     after (a results mail's maps, drawn once for each language their readers read), it is not made again
-    (`_LAST`)."""
+    (`_UNFRAMED`)."""
     board = board or load_board(position.game_map.drawing)
     orders = tuple(_drawn_orders(orders_or_results))
     key = (position, board, orders, tuple(sorted((territory or {}).items())), None if view is None else frozenset(view))
-    drawn = _LAST.get(key)
-    if drawn is None:
-        drawn = _LAST.put(key, _body(position, orders, territory or {}, board, view))
+    drawn = _UNFRAMED.get(key, lambda: _body(position, orders, territory or {}, board, view))
     frame = _title_bar(position, board.width, title, date, seen_by) + _legend(
         position, board.width, TITLE_HEIGHT + board.height, counted, captions or {})
     return replace(drawn, frame=frame)
 
 
-class _Last(threading.local):
-    """This thread's last pictures but their frames (`picture`), and what each was drawn from: the position
-    and the board themselves (kept, so that no other object can later be taken for them), and copies of the
-    orders, the territory and the view."""
-
-    KEPT = 2  # a phase's two pictures (the orders, the board after), each drawn in every language in turn
-
-    def __init__(self) -> None:
-        self.kept: list[tuple[tuple[object, ...], Picture]] = []  # the newest first
-
-    def get(self, key: tuple[object, ...]) -> Picture | None:
-        for last, drawn in self.kept:
-            if last[0] is key[0] and last[1] is key[1] and last[2:] == key[2:]:
-                return drawn
-        return None
-
-    def put(self, key: tuple[object, ...], drawn: Picture) -> Picture:
-        self.kept = [(key, drawn), *self.kept[: self.KEPT - 1]]
-        return drawn
+T = TypeVar("T")
 
 
-_LAST = _Last()
+class Recent(threading.local, Generic[T]):
+    """This thread's last few values made from their keys: the parts of a picture that are the same in every
+    language, for a results mail's pictures are drawn once for each language their readers read, one language
+    after the other.  A key's first ``same`` entries are compared by identity (the objects are kept, so that
+    no other object can later be taken for one of them), the others by value."""
+
+    def __init__(self, same: int, kept: int = 2) -> None:  # a phase's two pictures: the orders, the board after
+        self.same, self.kept = same, kept
+        self.made: list[tuple[tuple[object, ...], T]] = []  # the newest first
+
+    def get(self, key: tuple[object, ...], make: Callable[[], T]) -> T:
+        """The value kept for ``key``, or ``make()``'s, kept."""
+        for last, value in self.made:
+            if all(a is b for a, b in zip(last[:self.same], key[:self.same], strict=True)) and \
+                    last[self.same:] == key[self.same:]:
+                return value
+        value = make()
+        self.made = [(key, value), *self.made[: self.kept - 1]]
+        return value
+
+
+_UNFRAMED: Recent[Picture] = Recent(same=2)  # the position and the board
 
 
 def _body(position: Position, drawn: tuple[_Drawn, ...], territory: Mapping[str, str], board: Board,

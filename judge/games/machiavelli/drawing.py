@@ -54,7 +54,7 @@ import itertools
 import json
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -71,6 +71,7 @@ from judge.render.board import Board as Drawing
 from judge.render.board import Shape, along, towards
 from judge.render.board import parse_board as parse_drawing
 from judge.render.palette import INK, LAND, NEUTRAL_LAND, SEA, SEA_INK, ink_on, power_colours, tint
+from judge.render.svg import Recent
 
 Point = tuple[float, float]
 Box = tuple[float, float, float, float]  # left, top, right, bottom, about a point
@@ -805,6 +806,25 @@ def _under(geometry: Geometry) -> str:
 
 def _picture(board: Board, geometry: Geometry, position: Position, title: str,
              orders: Mapping[str, Sequence[Order]] | None, record: CampaignRecord | None) -> _Picture:
+    """The picture's parts: all but its frame the same in every language, and made once for a picture drawn in
+    several languages one after the other (`_UNFRAMED`); its frame, the title bar and the legend, in the reader's."""
+    given = None if orders is None else tuple((seat, tuple(items)) for seat, items in sorted(orders.items()))
+    body = _UNFRAMED.get((board, geometry, position, record, given),
+                       lambda: _body(board, geometry, position, orders, record))
+    style = _Style(board_colours(board), letters(board.powers))
+    heading = _heading(position, orders is not None, record)
+    title_bar = _text((12, 28), _("{game}: {heading}", game=title, heading=heading), 18, class_="title", fill=INK,
+                      font_family=FONT, font_weight="bold")
+    legend = _legend(board, geometry, position, style, TITLE_HEIGHT + geometry.height, body.width)
+    return replace(body, frame=title_bar + legend)
+
+
+_UNFRAMED: Recent[_Picture] = Recent(same=4)  # the board, the geometry, the position and the record
+
+
+def _body(board: Board, geometry: Geometry, position: Position, orders: Mapping[str, Sequence[Order]] | None,
+          record: CampaignRecord | None) -> _Picture:
+    """A picture without its frame (`_picture`)."""
     check_fits(board, geometry)
     style = _Style(board_colours(board), letters(board.powers))
     drawing = geometry.drawing
@@ -843,11 +863,7 @@ def _picture(board: Board, geometry: Geometry, position: Position, title: str,
         marks.append(_unit(unit, at, style))
     painter = _Orders(board, geometry, position, style)
     marks += [painter.draw(item) for item in _drawn_orders(position, orders, record)]
-    heading = _heading(position, orders is not None, record)
-    title_bar = _text((12, 28), _("{game}: {heading}", game=title, heading=heading), 18, class_="title", fill=INK,
-                      font_family=FONT, font_weight="bold")
-    legend = _legend(board, geometry, position, style, TITLE_HEIGHT + geometry.height, width)
-    return _Picture(width, height, fills, "".join(land), "".join(rebellions), "".join(marks), title_bar + legend)
+    return _Picture(width, height, fills, "".join(land), "".join(rebellions), "".join(marks), "")
 
 
 def render_svg(

@@ -950,12 +950,22 @@ def test_a_pictures_other_languages_draw_only_its_title_bar_and_legend_over_its_
                                         record=record, width=500))
         return drawn
 
+    from judge.games.machiavelli import drawing
+
     composed: list[int] = []
     real = pictures.Canvas.__init__
     monkeypatch.setattr(pictures.Canvas, "__init__", lambda canvas, under, rows=(): composed.append(
         not rows) or real(canvas, under, rows))
+    made: list[int] = []
+    real_parts = drawing._body
+    monkeypatch.setattr(drawing, "_body", lambda *args: made.append(1) or real_parts(*args))
+    monkeypatch.setattr(drawing, "_UNFRAMED", drawing.Recent(same=4))
     shared = three_languages()
     assert composed.count(True) == 1  # the body alone is a whole canvas: the other languages draw strips
+    assert len(made) == 1  # its marks made once for the three languages
+    with reading("it"):  # the same position without the campaign's operations is a picture of its own
+        assert render_png(AOP, load_geometry("aop"), record.expending.position, title="g1", width=500) != shared[1]
+    assert len(made) == 2
     monkeypatch.setattr(pictures, "_strip_rows", lambda surface, strip, body: None)
     assert three_languages() == shared
     assert len(set(shared)) == 3
