@@ -81,6 +81,7 @@ def main(argv: list[str] | None = None) -> int:
     first = timed(lambda: one(powers[0]))
     svg_times, seq_times, whole_times = [], [], []
     for _ in range(args.rounds):
+        pictures.DRAWN.clear()  # drawn, not remembered: a picture's marks are kept for its other languages
         svg_times.append(timed(lambda: render_svg(position, results, title="Bench game")))
         seq_times.append(timed(seven))
         whole_times.append(timed(lambda: svg_to_png(render_svg(position, results, title="Bench game"), args.width)))

@@ -58,6 +58,7 @@ from judge.render.svg import (
     OrdersOrResults,
     Picture,
     fog,
+    forget_unframed,
     legend_group,
     legend_note,
     legend_powers,
@@ -431,9 +432,10 @@ class Drawn:
                 (self.folder / oldest).unlink()
 
     def clear(self) -> None:
-        """Forget every picture, and the bodies kept for a picture's other languages (`BODIES`): a
-        benchmark that would time the drawing, not the remembering."""
+        """Forget every picture, and the bodies and marks kept for a picture's other languages (`BODIES`,
+        `judge.render.svg.picture`): a benchmark that would time the drawing, not the remembering."""
         BODIES.clear()
+        forget_unframed()
         self.memory.clear()
         if self.folder is not None:
             for name in self.spooled:

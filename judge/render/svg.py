@@ -709,8 +709,16 @@ class Recent(threading.local, Generic[T]):
         self.made = [(key, value), *self.made[: self.kept - 1]]
         return value
 
+    def clear(self) -> None:
+        self.made = []
+
 
 _UNFRAMED: Recent[Picture] = Recent(same=2)  # the position and the board
+
+
+def forget_unframed() -> None:
+    """Forget the pictures kept for their other languages (`picture`): for a benchmark that times the drawing."""
+    _UNFRAMED.clear()
 
 
 def _body(position: Position, drawn: tuple[_Drawn, ...], territory: Mapping[str, str], board: Board,
