@@ -93,7 +93,7 @@ def test_a_rollback_tells_each_player_what_it_brought_back_in_their_language(
     assert ("la position, les soldes, les feuilles d'offres, les ordres, les listes d'acceptation et les votes sur la "
             "fin de la partie sont comme avant que la phase soit traitée") in " ".join(mails[BOB].split())
     assert "as they were before it was processed" in " ".join(mails[CAROL].split())
-    assert "Phase S1901M, en pause, date limite" in mails[BOB]  # the game's state in the reader's words too
+    assert "Phase S1901M, en pause, échéance" in mails[BOB]  # the game's state in the reader's words too
     assert "Phase S1901M, paused, deadline" in mails[CAROL]
     for body in (mails[ALICE], mails[BOB]):
         assert "as they were before" not in " ".join(body.split()) and ", paused," not in body

@@ -91,7 +91,7 @@ def test_a_french_player_asks_an_absence_that_an_italian_game_master_denies(tmp_
         denied = master(judge, "DENY ABSENCE Alice").body
         told = _mail(judge, ALICE, "g1 : absence")
     assert "OK : absence demandée : le maître du jeu décide (vous serez informé)" in said
-    assert "OK : L1 attendra sa date limite même quand tout le monde aura envoyé ce qu'elle attend" in said
+    assert "OK : L1 attendra son échéance même quand tout le monde aura envoyé ce qu'elle attend" in said
     assert "OK : WAIT retiré : L1 peut se fermer dès que tout le monde a envoyé ce qu'elle attend" in said
     assert "OK : vous avez abandonné ; votre place " in said
     assert "absence asked for" not in said and "will wait for its deadline" not in said and "resigned" not in said

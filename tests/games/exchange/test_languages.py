@@ -93,7 +93,7 @@ def test_a_french_investor_reads_their_results_in_french_with_the_english_figure
         judge: Judge, played: dict[str, tuple[list[Sent], list[Sent]]]) -> None:
     mail, english = mails_to(judge, "FRA", "mixed W1900X résultats"), mails_to(judge, "BOB", "english W1900X results")
     for said in ("Partie mixed : W1900X a été traitée ; S1901M s'ouvre.", "Votre relevé (E39) :",
-                 "solde au traitement de la phase : 60 AgP", "Date limite de S1901M :"):
+                 "solde au traitement de la phase : 60 AgP", "Échéance de S1901M :"):
         assert said in mail.body
     for english_words in ("Your statement", "balance now", "has been processed", "Deadline of", "shares"):
         assert english_words not in mail.body
