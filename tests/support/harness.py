@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import atexit
 import email
+import email.message
+import email.parser
 import email.policy
 import email.utils
 import itertools
@@ -53,12 +55,19 @@ class Sent:
     """A mail the judge sent, as read back from the Maildir: its text (as a reader shows it: format=flowed
     decoded, each paragraph on one line), and its attachments by name.  Its headers
     and attachments are read from the message when first asked for: most tests read neither, and reading every
-    header of every mail was a third of what reading the mail back cost."""
+    header of every mail was a third of what reading the mail back cost; and the message is parsed whole only
+    then (`read_sent`)."""
 
     to: str
     subject: str
     body: str
-    message: EmailMessage = field(repr=False, compare=False)
+    raw: bytes = field(repr=False, compare=False)
+
+    @cached_property
+    def message(self) -> EmailMessage:
+        message = email.message_from_bytes(self.raw, policy=email.policy.default)
+        assert isinstance(message, EmailMessage)
+        return message
 
     @cached_property
     def headers(self) -> dict[str, str]:
@@ -276,12 +285,8 @@ class Judge:
     def all_mail(self) -> list[Sent]:
         """Every mail the judge sent, oldest first, as read back from its Maildir; each file is read once."""
         for path in MaildirOutbox(self.settings.maildir).files(known=self._files):
-            message = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
-            assert isinstance(message, EmailMessage)
-            text = message.get_body(preferencelist=("plain",))
-            body = meant(text.get_content()) if text is not None else ""  # as a reader shows it
             self._files.add(path.name)
-            self._sent.append(Sent(str(message["To"]), str(message["Subject"]), str(body), message))
+            self._sent.append(read_sent(path.read_bytes()))
         return list(self._sent)
 
     def new_mail(self) -> list[Sent]:
@@ -293,6 +298,43 @@ class Judge:
 
     def last_to(self, address: str) -> Sent:
         return [m for m in self.all_mail() if m.to == address][-1]
+
+
+_HEADERS = email.parser.BytesHeaderParser(policy=email.policy.compat32)
+_PART = email.parser.BytesParser(policy=email.policy.compat32)
+
+
+def read_sent(raw: bytes) -> Sent:
+    """The mail ``raw`` as the judge wrote it into its Maildir: its To and Subject as the email package reads
+    them, and its text as a reader shows it (`meant`).  Only its headers and its text's part are parsed: a
+    results mail's maps (a hundred KB of base64 each) were most of what parsing every mail whole cost.  The
+    text is the message itself, or a multipart's first part where that is text/plain and not an attachment,
+    as the judge writes them; any other mail is parsed whole, and its text found as a mail client finds it
+    (``get_body``)."""
+    head, _, rest = raw.partition(b"\n\n")
+    headers = _HEADERS.parsebytes(head + b"\n\n")  # the values as stored: the package's own read only for two
+    first: dict[str, str] = {}
+    for name, value in headers.raw_items():
+        first.setdefault(name.lower(), value)
+    to, subject = (str(email.policy.default.header_fetch_parse(name, first[name.lower()]))
+                   if name.lower() in first else "None" for name in ("To", "Subject"))
+    part: email.message.Message | None = None
+    if headers.get_content_maintype() != "multipart":
+        part = _PART.parsebytes(raw)
+    elif (boundary := headers.get_boundary()) is not None:
+        start = rest.find(f"--{boundary}\n".encode())
+        end = rest.find(f"\n--{boundary}".encode(), start + 1) if start >= 0 else -1
+        if end > start:  # the line end before a boundary is the boundary's (RFC 2046)
+            part = _PART.parsebytes(rest[start + len(boundary) + 3:end])
+    if part is None or part.get_content_type() != "text/plain" or part.get_content_disposition() == "attachment":
+        whole = email.message_from_bytes(raw, policy=email.policy.default)
+        assert isinstance(whole, EmailMessage)
+        text = whole.get_body(preferencelist=("plain",))
+        return Sent(to, subject, meant(text.get_content()) if text is not None else "", raw)
+    payload = part.get_payload(decode=True)
+    assert isinstance(payload, bytes)
+    charset = part.get_param("charset", "ASCII")
+    return Sent(to, subject, meant(payload.decode(str(charset), errors="replace")), raw)
 
 
 def _attachment(part: EmailMessage) -> tuple[str, bytes]:
