@@ -28,7 +28,10 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import create_engine, make_url, select, text
+from sqlalchemy import Engine, create_engine, make_url, select, text
+from sqlalchemy.engine import Dialect
+from sqlalchemy.sql.compiler import Compiled
+from sqlalchemy.util import LRUCache
 
 from judge.bootstrap import open_database
 from judge.mail.outbound import MaildirOutbox
@@ -183,6 +186,23 @@ def _new_database(base: str, template: str | None) -> str:
     return make_url(base).set(database=name).render_as_string(hide_password=False)
 
 
+def share_statements(engine: Engine) -> None:
+    """Let ``engine`` (a SQLite judge's) use the SQL that this test process's judges compiled before, as a
+    judge that runs for months uses what it compiled: SQLAlchemy keeps the SQL it compiled in a cache of each
+    engine's, keyed by the engine's dialect, so each of the suite's thousands of judges compiled again every
+    statement it ran (a tenth of the by-mail tests' time).  The judges of a process share one cache and the
+    dialect of the first (made ready by its first connection, as each judge's own is: every SQLite file
+    reads the same)."""
+    if engine.dialect.name != "sqlite":
+        return
+    engine.dialect = _SHARED.setdefault("dialect", engine.dialect)
+    engine.update_execution_options(compiled_cache=_STATEMENTS)
+
+
+_SHARED: dict[str, Dialect] = {}
+_STATEMENTS: LRUCache[Any, Compiled] = LRUCache(5000)  # compiled SQL of this process's judges (`share_statements`)
+
+
 def open_kinds_database(settings: Settings, kinds: Kinds | None) -> Database:
     """The judge's database, its sessions knowing ``kinds`` (None: the judge's own kinds)."""
     return open_database(settings) if kinds is None else open_kinds_database_with(settings, kinds)
@@ -205,6 +225,7 @@ class Judge:
         self.settings = Settings(data_dir=data_dir, **settings)
         self.kinds = kinds  # None: the judge's own (`judge.bootstrap.kinds`)
         self.db = open_kinds_database(self.settings, kinds)
+        share_statements(self.db.engine)
         self.now = now
         self.read = 0
         self._sent: list[Sent] = []  # the mails read back from the Maildir so far, oldest first (`all_mail`)
