@@ -4,6 +4,7 @@ code and the templates mark is in the catalogue, and translated in every complet
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,7 @@ from sqlalchemy import select
 from judge.language import called, gettext, name_of, offered, pgettext, reading
 from judge.service.config import ConfigError, Settings
 from judge.service.outgoing import preferences
+from judge.service.outgoing.outbox import queue
 from judge.store.models import Game
 from tests.support.auction import GAME, GM, auction_judge, start_auction
 from tests.support.harness import Judge
@@ -61,6 +63,21 @@ def test_set_language_writes_the_next_answers_wholly_in_the_language_chosen(tmp_
             "sa langue par défaut, anglais.") in judge.last_to(ALICE).body
     judge.send(ALICE, "SET LANGUAGE it")
     assert "OK: The judge will write to you in Italian" in judge.last_to(ALICE).body
+
+
+def test_the_answer_to_set_language_is_not_logged_as_written_in_another_language(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """The answer to SET LANGUAGE is in the language its mail was read in, as meant: the judge's check of each
+    mail's language (`outbox._check_language`) does not log it, and still logs a mail written in another."""
+    judge = Judge(tmp_path)
+    with caplog.at_level(logging.WARNING, logger="judge"):
+        judge.send(ALICE, "SET LANGUAGE it")
+        judge.send(ALICE, "SET LANGUAGE fr")
+    assert not [record for record in caplog.records if "for a reader of" in record.getMessage()]
+    with caplog.at_level(logging.WARNING, logger="judge"), judge.db.transaction() as session, reading("it"):
+        queue(session, judge.settings, to=ALICE, subject="scritta in italiano", body="Ciao.\n", kind="reply",
+              now=judge.now)
+    assert [record for record in caplog.records if "for a reader of fr" in record.getMessage()]
 
 
 def test_set_language_refuses_what_it_cannot_read_and_keeps_the_language(tmp_path: Path) -> None:

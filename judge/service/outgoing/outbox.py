@@ -170,12 +170,13 @@ def queue(
 
 def _check_language(session: Session, settings: Settings, to: str, game_id: int | None, subject: str) -> None:
     """Log a mail composed outside its reader's language (`preferences.writing_to`): its text cannot be
-    translated once written, so the code that composed it must compose it in its reader's language."""
+    translated once written, so the code that composed it must compose it in its reader's language.  The
+    answer to a SET LANGUAGE is in the language its mail was read in, as meant (`preferences.answered_in`)."""
     if _quiet.get():
         return
     game = session.get(Game, game_id) if game_id is not None else None
     wanted = preferences.language_of(session, settings, to, game)
-    if wanted != current():
+    if wanted != current() and preferences.answered_in(session, to) != current():
         log.warning("a mail to %s (%s) was written in %s for a reader of %s", to, subject, current(), wanted)
 
 

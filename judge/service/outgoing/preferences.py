@@ -34,7 +34,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from judge.commands.parse import MAPS_CHOICES
-from judge.language import offered, reading
+from judge.language import current, offered, reading
 from judge.mail.outbound import Attachment, Drawn
 from judge.service.config import Settings
 from judge.service.mailbox import mailbox
@@ -42,6 +42,7 @@ from judge.store.models import AddressPreference, Game
 
 _READ = "judge_preferences"  # a session's info key: each mailbox's choices, as read in its transaction
 _GAMES_READ = "judge_game_languages"  # a session's info key: each game's language, as read in its transaction
+_ANSWERED_IN = "judge_languages_chosen"  # a session's info key: who chose a language in it (`answered_in`)
 PNG, SVG = "image/png", "image/svg+xml"
 
 File = TypeVar("File", Attachment, Drawn, Attachment | Drawn)
@@ -135,6 +136,14 @@ def choose_language(session: Session, address: str, language: str | None, now: d
     ``address``'s mailbox."""
     assert language is None or language in offered()
     _keep(session, address, now, language=language)
+    session.info.setdefault(_ANSWERED_IN, {}).setdefault(mailbox(address), current())
+
+
+def answered_in(session: Session, address: str) -> str | None:
+    """The language the answer to ``address``'s SET LANGUAGE is written in, if a mail of this transaction chose
+    the mailbox's language: the one its mail was read in, not the one it chose (`choose_language`)."""
+    chosen: dict[str, str] = session.info.get(_ANSWERED_IN, {})
+    return chosen.get(mailbox(address))
 
 
 def _keep(session: Session, address: str, now: datetime, **chosen: str | bool | None) -> None:
