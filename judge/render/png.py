@@ -471,7 +471,7 @@ def picture_to_png(drawing: Picture, width: int = 1200) -> bytes:
 
 
 class _Bodies(threading.local):
-    """This thread's last pictures' bodies (`_compose`): all of a picture but the words of its frame,
+    """This thread's last pictures' bodies (`compose_framed`): all of a picture but the words of its frame,
     which are its reader's.  A results mail's picture is drawn once for each language its readers
     read, one language after the other, by one thread (`judge.service.outgoing.outbox`): its board,
     land, marks and names, two thirds of its drawing, are composed once for all of them, and each
@@ -561,7 +561,7 @@ them."""
 
 
 class _Strip(NamedTuple):
-    """Rows of a picture that each language but its body's first draws on its own (`_compose`): ``rows``,
+    """Rows of a picture that each language but its body's first draws on its own (`compose_framed`): ``rows``,
     the first and the one past the last, of which ``kept`` are its words' (the title bar's or the legend's)
     and ``band`` the body's next to them (`BAND`), whose pixels must stay ``pixels``."""
 
@@ -644,7 +644,7 @@ _ZLIB_HEADER = (lambda c: c.compress(b"") + c.flush())(
 
 
 def encode_framed(surface: cairo.ImageSurface, colours: Iterable[str], body: _Body) -> bytes:
-    """The PNG of a picture composed over ``body`` (`_compose`): as `encode_png`, but what its languages
+    """The PNG of a picture composed over ``body`` (`compose_framed`): as `encode_png`, but what its languages
     share is done once for all of them.  The first language drawn chooses the palette from its picture
     as `encode_png` does (the same pixels: a game read in one language gets the pictures it got before
     its words were translated), and its body's rows, the same pixels in every language, are given
