@@ -589,9 +589,9 @@ class _Body:
         self.top, self.bottom = rows
         self.bands = _bands(self.surface, self.top, self.bottom)
         height = int(self.surface.get_height())
-        bands = ((self.top, min(self.top + BAND, self.bottom)), (max(self.bottom - BAND, self.top), self.bottom))
-        self.strips = (_Strip((0, bands[0][1]), (0, self.top), bands[0], self.bands[0]),
-                       _Strip((bands[1][0], height), (self.bottom, height), bands[1], self.bands[1]))
+        above, below = _band_rows(self.top, self.bottom)
+        self.strips = (_Strip((0, above[1]), (0, self.top), above, self.bands[0]),
+                       _Strip((below[0], height), (self.bottom, height), below, self.bands[1]))
         self.palette: Image.Image | None = None
         self.colours = b""  # the palette's bytes, as the PNG writes them
         self.rows: bytes | memoryview = b""  # the body's rows as the PNG holds them, each after its filter byte
@@ -601,9 +601,19 @@ class _Body:
 
 def _bands(surface: cairo.ImageSurface, top: int, bottom: int) -> tuple[bytes, bytes]:
     """The pixels of the body's rows next to the title bar and to the legend (`BAND`)."""
-    stride, data = surface.get_stride(), memoryview(surface.get_data())
-    return (bytes(data[top * stride:min(top + BAND, bottom) * stride]),
-            bytes(data[max(bottom - BAND, top) * stride:bottom * stride]))
+    above, below = _band_rows(top, bottom)
+    return _pixels(surface, above), _pixels(surface, below)
+
+
+def _band_rows(top: int, bottom: int) -> tuple[tuple[int, int], tuple[int, int]]:
+    """The body's rows next to the title bar and to the legend (`BAND`), each the first and the one past the last."""
+    return (top, min(top + BAND, bottom)), (max(bottom - BAND, top), bottom)
+
+
+def _pixels(surface: cairo.ImageSurface, rows: tuple[int, int]) -> bytes:
+    """The pixels of ``surface``'s ``rows`` (the first and the one past the last), as Cairo keeps them."""
+    stride = surface.get_stride()
+    return bytes(memoryview(surface.get_data())[rows[0] * stride:rows[1] * stride])
 
 
 def _body(drawing: Picture, width: int) -> Canvas:
@@ -619,12 +629,14 @@ def _body(drawing: Picture, width: int) -> Canvas:
     return canvas
 
 
-def _rgb(surface: cairo.ImageSurface) -> Image.Image:
-    """An opaque ARGB32 Cairo image as an RGB image of its own (see `encode_png`)."""
+def _rgb(surface: cairo.ImageSurface, rows: tuple[int, int] | None = None) -> Image.Image:
+    """An opaque ARGB32 Cairo image (or those of its ``rows``, the first and the one past the last) as an RGB
+    image of its own (see `encode_png`)."""
     surface.flush()
     raw = "BGRX" if sys.byteorder == "little" else "XRGB"
-    return Image.frombuffer("RGB", (surface.get_width(), surface.get_height()), surface.get_data(),
-                            "raw", raw, surface.get_stride(), 1)
+    first, end = rows or (0, surface.get_height())
+    data = surface.get_data() if rows is None else _pixels(surface, rows)
+    return Image.frombuffer("RGB", (surface.get_width(), end - first), data, "raw", raw, surface.get_stride(), 1)
 
 
 def _filtered(indexed: Image.Image) -> bytes:
@@ -686,13 +698,9 @@ def _strip_rows(surface: cairo.ImageSurface, strip: _Strip, body: _Body) -> byte
     `compose_framed`) as `encode_framed` writes them from the whole picture, given their colours from the
     body's palette; None if its words reach into the body's rows next to them (`BAND`)."""
     surface.flush()
-    stride, data = surface.get_stride(), memoryview(surface.get_data())
-    if data[strip.band[0] * stride:strip.band[1] * stride] != strip.pixels:
+    if _pixels(surface, strip.band) != strip.pixels:
         return None
-    first, end = strip.kept
-    raw = "BGRX" if sys.byteorder == "little" else "XRGB"
-    rows = Image.frombuffer("RGB", (surface.get_width(), end - first), bytes(data[first * stride:end * stride]),
-                            "raw", raw, stride, 1)
+    rows = _rgb(surface, strip.kept)
     with body.lock:
         return _indexed(rows, body)
 
