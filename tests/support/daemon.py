@@ -11,6 +11,7 @@ import smtplib
 import sys
 import threading
 import traceback
+from concurrent.futures import Future
 from email.message import EmailMessage
 from typing import Any
 
@@ -68,7 +69,22 @@ class Running:
             return session.scalar(select(Outbox.id).where(Outbox.status == "drawing").limit(1)) is None
 
     def tick(self) -> None:
+        """Have the daemon tick now, and return at once."""
         self.loop.call_soon_threadsafe(self.daemon.deadline_clock.tick_now.set)
+
+    def ticked(self) -> None:
+        """Have the daemon tick now, and return once a tick begun after this call has ended: the games due by
+        then have been run and their changes committed (their mail may still be on its way)."""
+        clock = self.daemon.deadline_clock
+        asked: Future[int] = Future()
+
+        def ask() -> None:  # on the loop, so that a tick begun after it is numbered above what it reads
+            clock.tick_now.set()
+            asked.set_result(clock.begun)
+
+        self.loop.call_soon_threadsafe(ask)
+        before = asked.result(timeout=STOP_SECONDS)
+        wait_until(lambda: clock.ended > before, "a tick to run the deadlines due")
 
     def stop(self) -> None:
         """Stop the daemon; if it has not stopped in time, fail with what each thread is doing."""

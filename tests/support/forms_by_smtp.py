@@ -132,9 +132,10 @@ class Served:
         return next(mail for mail in self.read() if mail.in_reply_to == sent)
 
     def deadline(self, hours: float) -> None:
-        """Move the clock ``hours`` on and have the daemon run the deadlines due then."""
+        """Move the clock ``hours`` on and have the daemon run the deadlines due then: once this returns, the
+        games due have been run (their mail may still be on its way)."""
         self.clock.advance(hours=hours)
-        self.running.tick()
+        self.running.ticked()
 
     def phase(self, game: str) -> str | None:
         """The phase ``game`` is in."""

@@ -598,14 +598,18 @@ class _DeadlineClock:
         self.overdue: list[tuple[datetime, str]] = []  # deadlines held back for the settle time (`hold`)
         self.settle_until = datetime.min  # while ``overdue``: when the settle time ends
         self.refusing_told = False  # the log and the heartbeat say that the listener refuses mail
+        self.begun = 0  # ticks begun since the daemon started
+        self.ended = 0  # the number of the last tick that has ended (its games run, its changes committed)
 
     async def run(self) -> None:
         """Tick until the daemon stops."""
         daemon = self.daemon
         while not daemon.stop.is_set():
+            self.begun += 1
             if daemon.refusing is not None:
                 await self._stores_again()
             if daemon.refusing is not None:  # no deadline runs while the MTA holds the mail (see the header)
+                self.ended = self.begun
                 await daemon.pause(self.tick_now, daemon.settings.tick_seconds)
                 self.tick_now.clear()
                 continue
@@ -624,6 +628,7 @@ class _DeadlineClock:
                         await daemon.in_thread(finish_tick, daemon.db, daemon.settings, now, [])
                 except Exception:
                     log.exception("deadline clock failed; retrying")
+            self.ended = self.begun
             await self._wait_for_tick()
 
     def held(self) -> list[str]:
