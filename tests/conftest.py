@@ -146,7 +146,9 @@ def layer(path: str) -> str:
 
 # The order in which the workers take the layers' files: the slow ones (processes, sockets, whole games by mail)
 # first, so that the many small files of the fast layers fill the workers in at the end and neither waits long for
-# the other's last big file (xdist's loadfile hands out files in the order collected).
+# the other's last big file.  xdist's loadfile hands out files in the order collected only with
+# --no-loadscope-reorder (pyproject.toml's addopts): by default it sorts them by their number of tests, which put
+# the few-test files that wait on processes and clocks last, and the run ended with one core idle for a minute.
 FIRST = ("integration", "e2e", "bymail", "migrations", "host", "template", "unit")
 
 
