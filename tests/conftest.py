@@ -83,6 +83,7 @@ LAYERS: tuple[tuple[str, str], ...] = (
     ("service/test_stalled_worker.py", "integration"),
     ("service/test_restart_mid_evening.py", "integration"),
     ("service/test_ratings_by_smtp.py", "integration"),
+    ("support/test_daemon_ticked.py", "integration"),
     ("web/test_server.py", "integration"),
     ("games/machiavelli/test_aop_deserted_by_smtp.py", "integration"),
     ("games/payola/test_form_by_smtp.py", "integration"),
