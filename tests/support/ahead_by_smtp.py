@@ -7,7 +7,7 @@ from datetime import timedelta
 
 from sqlalchemy import select
 
-from judge.store.models import AheadBlock, Game
+from judge.store.models import AheadBlock, DeadlineRun, Game
 from tests.support.forms_by_smtp import Mail, Served
 
 
@@ -27,6 +27,14 @@ def blocks(served: Served, game: str) -> dict[tuple[str, str], str]:
     with served.running.daemon.db.transaction() as session:
         return {(row.seat, row.phase): row.text for row in session.scalars(
             select(AheadBlock).join(Game, Game.id == AheadBlock.game_id).where(Game.name == game))}
+
+
+def runs(served: Served, game: str) -> list[str]:
+    """What the deadline clock did to ``game`` that changed it, oldest first (`DeadlineRun`, the log's lines):
+    a phase the clock closed is there, one that a mail closed is not."""
+    with served.running.daemon.db.transaction() as session:
+        return list(session.scalars(select(DeadlineRun.what).join(Game, Game.id == DeadlineRun.game_id)
+                                    .where(Game.name == game).order_by(DeadlineRun.id)))
 
 
 def to_deadline(served: Served, game: str) -> float:
