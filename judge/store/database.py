@@ -46,7 +46,7 @@ if TYPE_CHECKING:
     from alembic.config import Config
 
 log = logging.getLogger("judge")
-SCHEMA = "0034"  # the newest migration's revision: a test holds it to Alembic's head
+SCHEMA = "0035"  # the newest migration's revision: a test holds it to Alembic's head
 MIGRATIONS = "judge:migrations"  # package data, found by Alembic through importlib.resources
 BUSY_MILLISECONDS = 30_000  # how long an SQLite writer waits for the database before failing
 SCHEMA_LOCK = 0x5061796F  # the PostgreSQL advisory lock key of schema changes ("Payo")

@@ -15,6 +15,8 @@ from types import SimpleNamespace
 
 import pytest
 from alembic import command
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
 from sqlalchemy import inspect, select, text
 from sqlalchemy.exc import IntegrityError, OperationalError
 
@@ -25,7 +27,15 @@ from judge.service.incoming.handlers import mail as applying
 from judge.service.incoming.handlers import receive
 from judge.service.incoming.handlers.mail import apply_run, store
 from judge.store.database import SCHEMA, Database, alembic_config, newest_version, schema_lock
-from judge.store.models import Base, Confirmation, ConfirmedAddress, InboundMail, SignonFailure
+from judge.store.models import (
+    Absence,
+    Base,
+    Confirmation,
+    ConfirmedAddress,
+    InboundMail,
+    Observer,
+    SignonFailure,
+)
 from tests.support.auction import auction_judge, start_auction
 from tests.support.harness import fresh_database_url, raw_mail
 
@@ -44,6 +54,19 @@ def test_migrations_create_exactly_the_models_tables_and_walk_down_and_up(tmp_pa
     command.upgrade(config, "head")
     db.upgrade()  # idempotent
     assert set(inspect(db.engine).get_table_names()) - {"alembic_version"} == tables
+
+
+def test_the_migrations_make_the_models_schema_to_each_columns_type_nullability_and_index(tmp_path: Path) -> None:
+    """What Alembic's autogenerate would write to take the migrations' schema to the models': nothing.  A model
+    changed without its migration (a column made NOT NULL, an index added) would leave every judge's
+    database unlike the code that reads it; on PostgreSQL too, where types are compared strictly."""
+    hosted()
+    db = Database(fresh_database_url(schema=False) or f"sqlite:///{tmp_path / 'j.db'}")
+    db.upgrade()
+    with db.engine.connect() as connection:
+        context = MigrationContext.configure(connection, opts={"compare_type": True})
+        assert compare_metadata(context, Base.metadata) == []
+    db.engine.dispose()
 
 
 def test_the_schema_judges_check_at_start_is_alembics_newest() -> None:
@@ -89,6 +112,47 @@ def test_keeps_waiting_joins_and_takes_the_addresses_already_served_as_confirmed
     with db.engine.begin() as connection:
         assert connection.execute(text("SELECT token, password, requested FROM join_requests")).one() == (
             "abc123", "hash", "FRANCE")
+    db.engine.dispose()
+
+
+def test_the_upgrade_to_0035_drops_the_rows_no_judge_wrote_and_fills_what_it_can(tmp_path: Path) -> None:
+    """Rows without a column the models require: a sign-on failure without its sender, another without its
+    time, an observer without its address are dropped; an observer without its time and an absence without
+    its status or time are kept, given the upgrade's time and ``pending``.  The whole rows stay as they were."""
+    url = fresh_database_url(schema=False) or f"sqlite:///{tmp_path / 'j.db'}"
+    db = Database(url)
+    config = alembic_config(db.url)
+    command.upgrade(config, "0007")
+    at = "2026-01-01 00:00:00"
+    with db.engine.begin() as connection:
+        connection.execute(text("INSERT INTO games (id, name, variant, options, state, gm_address, gm_password, seed, "
+                                f"settings, created_at) VALUES (1, 'g1', 'standard', '[]', 'active', 'gm@x.org', "
+                                f"'h', 1, '{{}}', '{at}')"))
+    command.upgrade(config, "0034")
+    with db.engine.begin() as connection:
+        for sender, moment in (("whole@x.org", f"'{at}'"), ("timeless@x.org", "NULL"), (None, f"'{at}'")):
+            connection.execute(text("INSERT INTO signon_failures (game_id, who, sender, source, at) VALUES "
+                                    f"(1, 'FRANCE', :sender, 'src', {moment})"), {"sender": sender})
+        for address, moment in (("o@x.org", f"'{at}'"), ("late@x.org", "NULL"), (None, f"'{at}'")):
+            connection.execute(text("INSERT INTO observers (game_id, address, created_at) "
+                                    f"VALUES (1, :address, {moment})"), {"address": address})
+        for seat, status, moment in (("FRANCE", "'approved'", f"'{at}'"), ("ITALY", "NULL", "NULL"),
+                                     (None, "'pending'", f"'{at}'")):
+            connection.execute(text('INSERT INTO absences (game_id, seat, start, "end", status, created_at) VALUES '
+                                    f"(1, :seat, '2026-01-02', '2026-01-09', {status}, {moment})"), {"seat": seat})
+    command.upgrade(config, "head")
+    with db.transaction() as session:
+        assert session.execute(select(SignonFailure.sender, SignonFailure.at)).all() == [
+            ("whole@x.org", datetime(2026, 1, 1))]
+        observers = {row.address: row.created_at for row in session.scalars(select(Observer))}
+        absences = {row.seat: (row.status, row.created_at) for row in session.scalars(select(Absence))}
+    assert observers.keys() == {"o@x.org", "late@x.org"} and observers["o@x.org"] == datetime(2026, 1, 1)
+    assert absences.keys() == {"FRANCE", "ITALY"} and absences["FRANCE"] == ("approved", datetime(2026, 1, 1))
+    assert absences["ITALY"][0] == "pending"
+    assert observers["late@x.org"] > datetime(2026, 1, 1) and absences["ITALY"][1] > datetime(2026, 1, 1)
+    command.downgrade(config, "0034")  # the way back: nullable again
+    with db.engine.begin() as connection:
+        connection.execute(text("INSERT INTO observers (game_id, address, created_at) VALUES (1, 'o2@x.org', NULL)"))
     db.engine.dispose()
 
 
