@@ -151,6 +151,7 @@ def test_two_answers_envelope_senders_tell_nothing_of_how_many_mails_went_out_be
     judge.send("bob@example.org", "SIGNON Bob@g1 bob-pw\nBID 1")
     judge.send("bob@example.org", "SIGNON Bob@g1 bob-pw\nSTATUS")
     judge.send("alice@example.org", "SIGNON Alice@g1 alice-pw\nSTATUS")
+    judge.deliver()
     senders = [envelope.mail_from for envelope in relay.envelopes if envelope.rcpt_tos == ["alice@example.org"]]
     ids = [verp_outbox_id(sender, "judge", DOMAIN, key_of(judge.db)) for sender in senders]
     assert len(senders) == 2 and ids[0] is not None and ids[1] == ids[0] + 3

@@ -63,6 +63,7 @@ def test_a_long_thread_keeps_its_first_and_latest_ids() -> None:
 def test_bodies_are_seven_bit_whatever_the_text(tmp_path: Path) -> None:
     judge = Judge(tmp_path)
     judge.send("fred@example.org", "HELP Grüße aus Zürich \u2013 3 € " + "x" * 200)
+    judge.deliver()
     [raw] = MaildirOutbox(judge.settings.maildir).messages()
     assert raw.isascii()  # a relay without 8BITMIME has nothing to convert: a DKIM signature survives
     message = parsed(raw)

@@ -247,6 +247,7 @@ def test_the_lines_about_a_games_mail_name_the_game(judge: Judge, caplog: pytest
     try:
         judge.settings = replace(judge.settings, relay=f"127.0.0.1:{relay.port}")
         judge.send(GM, "SIGNON MASTER@g1 gm-secret\nPROCESS")  # the results to Bob fail for good
+        judge.deliver()
     finally:
         relay.stop()
     assert any(re.fullmatch(rf"outbox \d+ to {BOB} \(game g1\) failed: .*no such user", record.getMessage())

@@ -281,6 +281,7 @@ def test_after_a_restore_the_players_of_a_game_it_took_back_are_told_and_the_pha
     (``--replacing``), which it compares with."""
     judge = two_player_game(Judge(tmp_path / "data"))
     judge.send(ALICE, "SIGNON F@g1 alice-pw\n2 : A PAR - BUR")
+    judge.deliver()  # her answer sent before the backup
     options = ["--data-dir", str(judge.settings.data_dir)]
     options += ["--database", judge.settings.database] if judge.settings.database else []
     assert main(["backup", str(tmp_path / "backups"), *options]) == 0

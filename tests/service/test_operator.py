@@ -40,6 +40,8 @@ def relay(relay: Callable[..., Relay]) -> Relay:
 
 
 def rows(judge: Judge) -> list[tuple[int, str, str | None]]:
+    """Each outgoing mail's id, status and last error, once the sender has passed over what was queued."""
+    judge.deliver()
     with judge.db.transaction() as session:
         return [(r.id, r.status, r.last_error) for r in session.scalars(select(Outbox).order_by(Outbox.id))]
 

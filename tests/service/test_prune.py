@@ -36,6 +36,7 @@ def test_the_clock_drops_a_sent_mails_attachments_after_attachment_days_and_keep
     judge.send(GM, f"{MASTER}PROCESS")  # S1901M's results and maps, to both players and the master
     judge.later(2)
     judge.send(GM, f"{MASTER}PROCESS")  # F1901M's
+    judge.deliver()
     with judge.db.transaction() as session:
         second = set(session.scalars(select(OutboxFile.outbox_id).join(Outbox).where(Outbox.created_at == judge.now)))
         second_blobs = set(session.scalars(select(OutboxFile.sha256).where(OutboxFile.outbox_id.in_(second))))
@@ -123,6 +124,7 @@ def test_prune_keeps_mail_not_yet_sent_or_applied(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     judge = two_player_game(Judge(tmp_path, maps=True, maps_default="all"))
     judge.send(GM, f"{MASTER}PROCESS")
+    judge.deliver()
     unsent = b"Subject: x\r\n\r\nHELP\r\n"
     with judge.db.transaction() as session:
         failed, pending = list(session.scalars(select(Outbox.id).where(Outbox.subject == "g1 S1901M results")))[:2]

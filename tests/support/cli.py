@@ -14,7 +14,9 @@ from tests.support.harness import Judge
 
 
 def options(judge: Judge, *more: str) -> list[str]:
-    """The options that point ``judge`` at ``judge``'s data directory and database, then ``more``."""
+    """The options that point ``judge`` at ``judge``'s data directory and database, then ``more``; the mail
+    ``judge`` queued is sent first (`Judge.deliver`), as a judge running would have sent it."""
+    judge.deliver()
     settings = judge.settings
     given = ["--data-dir", str(settings.data_dir)] + (["--database", settings.database] if settings.database else [])
     return given + list(more)

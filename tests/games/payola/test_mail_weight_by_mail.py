@@ -54,6 +54,7 @@ def results_mails(tmp_path: Path, board: str) -> list[tuple[int, EmailMessage]]:
     judge.settings = replace(judge.settings, maps=True)  # the maps of the results, not of the start
     for power, sheet in played.items():
         judge.send(address(power), f"SIGNON {power}@g1 {address(power).partition('@')[0]}-pw\n{sheet}")
+    judge.deliver()
     found = []
     for raw in MaildirOutbox(judge.settings.maildir).messages():
         message = email.message_from_bytes(raw, policy=email.policy.default)
