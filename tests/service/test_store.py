@@ -16,6 +16,7 @@ from types import SimpleNamespace
 import pytest
 from alembic import command
 from alembic.autogenerate import compare_metadata
+from alembic.config import Config
 from alembic.migration import MigrationContext
 from sqlalchemy import inspect, select, text
 from sqlalchemy.exc import IntegrityError, OperationalError
@@ -84,23 +85,32 @@ def test_a_judge_opening_a_database_at_the_newest_schema_does_not_load_alembic(t
     assert opened.stdout.split() == [f"('{SCHEMA}',", f"'{SCHEMA}')", "False"]
 
 
-def test_keeps_waiting_joins_and_takes_the_addresses_already_served_as_confirmed(tmp_path: Path) -> None:
-    url = fresh_database_url(schema=False) or f"sqlite:///{tmp_path / 'j.db'}"
-    db = Database(url)
+AT = "2026-01-01 00:00:00"  # when the rows written by hand at an old schema were written
+
+
+def at_0007(tmp_path: Path, state: str) -> tuple[Database, Config]:
+    """A new database at schema 0007 (the first release's) holding game g1, in ``state``, of gm@x.org, and
+    the Alembic configuration that takes it on."""
+    db = Database(fresh_database_url(schema=False) or f"sqlite:///{tmp_path / 'j.db'}")
     config = alembic_config(db.url)
     command.upgrade(config, "0007")
-    at = "2026-01-01 00:00:00"
     with db.engine.begin() as connection:
         connection.execute(text("INSERT INTO games (id, name, variant, options, state, gm_address, gm_password, seed, "
-                                f"settings, created_at) VALUES (1, 'g1', 'standard', '[]', 'forming', 'gm@x.org', "
-                                f"'h', 1, '{{}}', '{at}')"))
+                                f"settings, created_at) VALUES (1, 'g1', 'standard', '[]', '{state}', 'gm@x.org', "
+                                f"'h', 1, '{{}}', '{AT}')"))
+    return db, config
+
+
+def test_keeps_waiting_joins_and_takes_the_addresses_already_served_as_confirmed(tmp_path: Path) -> None:
+    db, config = at_0007(tmp_path, "forming")
+    with db.engine.begin() as connection:
         connection.execute(text(f"INSERT INTO players (game_id, address, password, dummy, resigned, joined_at) "
-                                f"VALUES (1, 'p@x.org', 'h', false, false, '{at}')"))
-        connection.execute(text(f"INSERT INTO observers (game_id, address, created_at) VALUES (1, 'o@x.org', '{at}')"))
+                                f"VALUES (1, 'p@x.org', 'h', false, false, '{AT}')"))
+        connection.execute(text(f"INSERT INTO observers (game_id, address, created_at) VALUES (1, 'o@x.org', '{AT}')"))
         connection.execute(text("INSERT INTO join_requests (game_id, address, password, requested, token, created_at) "
-                                f"VALUES (1, 'q@x.org', 'hash', 'FRANCE', 'abc123', '{at}')"))
+                                f"VALUES (1, 'q@x.org', 'hash', 'FRANCE', 'abc123', '{AT}')"))
         connection.execute(text(f"INSERT INTO signon_failures (game_id, who, sender, at) VALUES (1, 'FRANCE', "
-                                f"'m@x.org', '{at}')"))
+                                f"'m@x.org', '{AT}')"))
     command.upgrade(config, "head")
     with db.transaction() as session:
         assert set(session.scalars(select(ConfirmedAddress.address))) == {"gm@x.org", "p@x.org", "o@x.org"}
@@ -119,25 +129,17 @@ def test_the_upgrade_to_0035_drops_the_rows_no_judge_wrote_and_fills_what_it_can
     """Rows without a column the models require: a sign-on failure without its sender, another without its
     time, an observer without its address are dropped; an observer without its time and an absence without
     its status or time are kept, given the upgrade's time and ``pending``.  The whole rows stay as they were."""
-    url = fresh_database_url(schema=False) or f"sqlite:///{tmp_path / 'j.db'}"
-    db = Database(url)
-    config = alembic_config(db.url)
-    command.upgrade(config, "0007")
-    at = "2026-01-01 00:00:00"
-    with db.engine.begin() as connection:
-        connection.execute(text("INSERT INTO games (id, name, variant, options, state, gm_address, gm_password, seed, "
-                                f"settings, created_at) VALUES (1, 'g1', 'standard', '[]', 'active', 'gm@x.org', "
-                                f"'h', 1, '{{}}', '{at}')"))
+    db, config = at_0007(tmp_path, "active")
     command.upgrade(config, "0034")
     with db.engine.begin() as connection:
-        for sender, moment in (("whole@x.org", f"'{at}'"), ("timeless@x.org", "NULL"), (None, f"'{at}'")):
+        for sender, moment in (("whole@x.org", f"'{AT}'"), ("timeless@x.org", "NULL"), (None, f"'{AT}'")):
             connection.execute(text("INSERT INTO signon_failures (game_id, who, sender, source, at) VALUES "
                                     f"(1, 'FRANCE', :sender, 'src', {moment})"), {"sender": sender})
-        for address, moment in (("o@x.org", f"'{at}'"), ("late@x.org", "NULL"), (None, f"'{at}'")):
+        for address, moment in (("o@x.org", f"'{AT}'"), ("late@x.org", "NULL"), (None, f"'{AT}'")):
             connection.execute(text("INSERT INTO observers (game_id, address, created_at) "
                                     f"VALUES (1, :address, {moment})"), {"address": address})
-        for seat, status, moment in (("FRANCE", "'approved'", f"'{at}'"), ("ITALY", "NULL", "NULL"),
-                                     (None, "'pending'", f"'{at}'")):
+        for seat, status, moment in (("FRANCE", "'approved'", f"'{AT}'"), ("ITALY", "NULL", "NULL"),
+                                     (None, "'pending'", f"'{AT}'")):
             connection.execute(text('INSERT INTO absences (game_id, seat, start, "end", status, created_at) VALUES '
                                     f"(1, :seat, '2026-01-02', '2026-01-09', {status}, {moment})"), {"seat": seat})
     command.upgrade(config, "head")
