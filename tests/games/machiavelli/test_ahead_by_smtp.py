@@ -33,15 +33,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import timedelta
 
 import pytest
 from sqlalchemy import select
 
 from judge.games.machiavelli import lifecycle
-from judge.store.models import AheadBlock, Game
+from judge.store.models import Game
 from tests.service.every_kind import MACHIAVELLI
-from tests.support.ahead_by_smtp import runs
+from tests.support.ahead_by_smtp import blocks, runs, to_deadline
 from tests.support.forms_by_smtp import Mail, Served, answers
 from tests.support.harness import Judge
 
@@ -92,26 +91,12 @@ def send(served: Served, country: str, to: Mail, lines: tuple[str, ...]) -> Mail
     return served.reply(address(country), to, "\n".join((signon(country), *lines)))
 
 
-def blocks(served: Served) -> dict[tuple[str, str], str]:
-    """The blocks waiting in m1, by country and phase: their text."""
-    with served.running.daemon.db.transaction() as session:
-        return {(row.seat, row.phase): row.text for row in session.scalars(select(AheadBlock))}
-
-
 def letters(served: Served, phase: str) -> dict[str, tuple[list[str], int]]:
     """Each country's letter standing in ``phase`` of m1: its orders and its number (2: a correction)."""
     with served.running.daemon.db.transaction() as session:
         game = session.scalars(select(Game).where(Game.name == "m1")).one()
         return {country: (list(kept.parsed["orders"]), int(kept.parsed["number"]))
                 for country, kept in lifecycle.letters_of(session, game, phase).items()}
-
-
-def to_deadline(served: Served) -> float:
-    """The hours from the virtual clock's moment to m1's deadline."""
-    with served.running.daemon.db.transaction() as session:
-        deadline = session.scalars(select(Game.deadline).where(Game.name == "m1")).one()
-    assert deadline is not None
-    return (deadline - served.clock()) / timedelta(hours=1)
 
 
 @pytest.fixture(scope="module")
@@ -127,7 +112,7 @@ def story(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Story]:
         for country in ("Florence", "Milan"):
             replies[country] = send(served, country, start[country], SPRING[country])
         replies["Milan again"] = send(served, "Milan", start["Milan"], MILAN_AGAIN)
-        kept["spring"] = blocks(served)
+        kept["spring"] = blocks(served, "m1")
         replies["Venice"] = send(served, "Venice", start["Venice"], SPRING["Venice"])
         for country in PLAYERS:
             served.opened(address(country), "m1: your lines for SP1454C, read now")
@@ -135,7 +120,7 @@ def story(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Story]:
         served.running.ticked()  # the next tick, the clock standing still
         summer = {country: served.opened(address(country), "m1: your lines for SU1454C, read now")
                   for country in PLAYERS}
-        phases["first tick"], kept["summer"] = served.phase("m1"), blocks(served)
+        phases["first tick"], kept["summer"] = served.phase("m1"), blocks(served, "m1")
         standing["SU1454C first"] = letters(served, "SU1454C")
         served.deadline(1)
         served.running.settled()
@@ -143,7 +128,7 @@ def story(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Story]:
         replies["correction"] = send(served, "Milan", summer["Milan"], ("A mil - pav",))
         replies["third"] = send(served, "Milan", summer["Milan"], ("A mil H",))
         phases["letters"], standing["SU1454C"] = served.phase("m1"), letters(served, "SU1454C")
-        served.deadline(to_deadline(served))
+        served.deadline(to_deadline(served, "m1"))
         served.opened(address("Milan"), "m1 SU1454C results")
         phases["deadline"] = served.phase("m1")
         yield Story(replies, served.read(), phases, kept, standing, runs(served, "m1"))
