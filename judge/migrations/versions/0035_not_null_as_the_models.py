@@ -37,8 +37,10 @@ COLUMNS: dict[str, dict[str, sa.types.TypeEngine[Any]]] = {
 DROPPED = {"signon_failures": ("sender", "at"), "observers": ("game_id", "address"),
            "absences": ("game_id", "seat", "start", "end")}
 """The columns without which a row means nothing: such a row is dropped."""
-FILLED: dict[str, dict[str, sa.ColumnElement[Any]]] = {"observers": {"created_at": sa.func.current_timestamp()},
-          "absences": {"status": sa.literal("pending"), "created_at": sa.func.current_timestamp()}}
+FILLED: dict[str, dict[str, sa.ColumnElement[Any]]] = {
+    "observers": {"created_at": sa.func.current_timestamp()},
+    "absences": {"status": sa.literal("pending"), "created_at": sa.func.current_timestamp()},
+}
 """The columns a row missing them is given a value for: what a judge would have written."""
 
 
