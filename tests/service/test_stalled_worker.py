@@ -132,7 +132,9 @@ def test_a_worker_stopped_inside_its_write_transaction_is_killed_and_its_game_ru
         [pid] = stopped(kind.marker)
         running.send("stranger@example.org", "HELP", subject="meanwhile")  # never continued: only a kill frees it
         wait_until(lambda: "Re: meanwhile" in maildir_subjects(running.settings), "the HELP's answer", PATIENCE)
-        wait_until(lambda: gone(pid), "the stopped worker killed", PATIENCE)  # on PostgreSQL, after the answer
+        # on PostgreSQL, after the answer; the line is logged once the killed worker is reaped
+        wait_until(lambda: bool(killed(caplog, f"(pid {pid})")), "the stopped worker killed", PATIENCE)
+        assert gone(pid)
         [line] = killed(caplog, f"(pid {pid})")
         assert "held the database's write lock" in line and f"running {STALLED}" in line
         every_game_processed_once(running)
