@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import logging
 import os
+import secrets
 import sqlite3
 import threading
 import time
@@ -38,15 +39,39 @@ from contextlib import AbstractContextManager, contextmanager, nullcontext
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from sqlalchemy import Connection, Engine, create_engine, event, inspect, make_url, text
+from sqlalchemy import (
+    Column,
+    Connection,
+    Engine,
+    MetaData,
+    PrimaryKeyConstraint,
+    String,
+    Table,
+    create_engine,
+    event,
+    insert,
+    inspect,
+    make_url,
+    text,
+)
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
+
+from judge.store.models import Base, Secret
 
 if TYPE_CHECKING:
     from alembic.config import Config
 
 log = logging.getLogger("judge")
-SCHEMA = "0035"  # the newest migration's revision: a test holds it to Alembic's head
+SCHEMA = "0036"  # the newest migration's revision: a test holds it to Alembic's head
+TABLES = frozenset({  # the tables of `SCHEMA` but Alembic's own: a test holds them to the migrations'
+    "absences", "address_preferences", "ahead_blocks", "blobs", "confirmations", "confirmed_addresses",
+    "deadline_runs", "games", "grey_press", "heartbeats", "inbound_mail", "intake_marks", "observers", "outbox",
+    "outbox_files", "payola_ledger", "payola_phases", "payola_seats", "phases", "player_records", "players",
+    "rated_games", "ratings", "reply_limits", "secrets", "signon_failures", "signons", "submissions"})
+ALEMBIC_VERSION = Table(  # where Alembic keeps a database's version, as Alembic makes it (a test compares the two)
+    "alembic_version", MetaData(), Column("version_num", String(32), nullable=False),
+    PrimaryKeyConstraint("version_num", name="alembic_version_pkc"))
 MIGRATIONS = "judge:migrations"  # package data, found by Alembic through importlib.resources
 BUSY_MILLISECONDS = 30_000  # how long an SQLite writer waits for the database before failing
 SCHEMA_LOCK = 0x5061796F  # the PostgreSQL advisory lock key of schema changes ("Payo")
@@ -288,15 +313,37 @@ def dangling(connection: Connection) -> Counter[tuple[str, str]]:
 def upgrade(engine: Engine) -> tuple[str | None, str | None]:
     """Create or upgrade the schema to the newest migration (idempotent), under the schema
     lock; the versions before and after, and a log line when they differ.  A database at
-    `SCHEMA` already is left as it is, without Alembic."""
+    `SCHEMA` already is left as it is, without Alembic; an empty one is made from the models
+    (`create`) when this process knows every table of `SCHEMA`, else by the migrations."""
     with engine.connect() as connection:
-        if inspect(connection).has_table("alembic_version"):
+        tables = inspect(connection).get_table_names()
+        if "alembic_version" in tables:
             version = connection.execute(text("SELECT version_num FROM alembic_version")).scalar()
             if version == SCHEMA:
                 return version, version
+    if not tables and set(Base.metadata.tables) == TABLES and (made := create(engine)):
+        return made
     from alembic import command
 
     return _migrate(engine, lambda config: command.upgrade(config, "head"))
+
+
+def create(engine: Engine) -> tuple[None, str] | None:
+    """Make an empty database's schema at `SCHEMA` from the models, as Alembic's cookbook advises
+    ("Building an Up to Date Database from Scratch"): its tables, the row the migrations write
+    (the ``verp`` secret, as 0008) and the version Alembic reads, in one transaction under the
+    schema lock; about a tenth of the time of the 36 migrations, for every new judge and each test's
+    database.  A test holds the result to the migrations' to every column, key, index and
+    default.  None if another process made a schema meanwhile (then `upgrade` migrates it)."""
+    with schema_lock(engine) as connection:
+        if inspect(connection).get_table_names():
+            return None
+        Base.metadata.create_all(connection)
+        connection.execute(insert(Secret).values(name="verp", value=secrets.token_hex(32)))
+        ALEMBIC_VERSION.create(connection)
+        connection.execute(insert(ALEMBIC_VERSION).values(version_num=SCHEMA))
+    log.info("database created (schema %s)", SCHEMA)
+    return None, SCHEMA
 
 
 def downgrade(engine: Engine, to: str = "-1") -> tuple[str | None, str | None]:

@@ -205,7 +205,8 @@ class OutboxFile(Base):
     outbox_id: Mapped[int] = mapped_column(ForeignKey("outbox.id"), index=True)
     filename: Mapped[str] = mapped_column(String(200))
     content_type: Mapped[str] = mapped_column(String(100))
-    sha256: Mapped[str] = mapped_column(ForeignKey("blobs.sha256"), index=True)  # the blobs no file uses are dropped
+    # the blobs no file uses are dropped; the key named as migration 0011 names it, which its way back drops
+    sha256: Mapped[str] = mapped_column(ForeignKey("blobs.sha256", name="fk_outbox_files_sha256_blobs"), index=True)
     blob: Mapped[Blob] = relationship()
 
 
@@ -238,7 +239,8 @@ class SignonFailure(Base):
     game_id: Mapped[int | None] = mapped_column(ForeignKey("games.id"), nullable=True)
     who: Mapped[str | None] = mapped_column(String(20), nullable=True)  # a power, MASTER, KEY, or None (no such seat)
     sender: Mapped[str] = mapped_column(String(320))  # the From, for the seat's owner to read
-    source: Mapped[str] = mapped_column(String(400), index=True, default="")  # IP address and envelope sender
+    # IP address and envelope sender; the database's default as migration 0009's, for the rows it kept
+    source: Mapped[str] = mapped_column(String(400), index=True, default="", server_default="")
     network: Mapped[str | None] = mapped_column(String(50), nullable=True)  # the IPv4 address or IPv6 /64
     at: Mapped[datetime] = mapped_column(DateTime)
 

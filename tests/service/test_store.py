@@ -18,7 +18,7 @@ from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.config import Config
 from alembic.migration import MigrationContext
-from sqlalchemy import inspect, select, text
+from sqlalchemy import Engine, inspect, select, text
 from sqlalchemy.exc import IntegrityError, OperationalError
 
 from judge.bootstrap import hosted, open_database
@@ -27,7 +27,8 @@ from judge.service.hosting import records
 from judge.service.incoming.handlers import mail as applying
 from judge.service.incoming.handlers import receive
 from judge.service.incoming.handlers.mail import apply_run, store
-from judge.store.database import SCHEMA, Database, alembic_config, newest_version, schema_lock
+from judge.store import database
+from judge.store.database import SCHEMA, TABLES, Database, alembic_config, newest_version, schema_lock
 from judge.store.models import (
     Absence,
     Base,
@@ -42,19 +43,27 @@ from tests.support.harness import fresh_database_url, raw_mail
 
 
 def test_migrations_create_exactly_the_models_tables_and_walk_down_and_up(tmp_path: Path) -> None:
+    """A database made from the models (as a new judge's is) walks down every migration to nothing, and
+    up again to the models' tables."""
     hosted()  # the kinds' own tables join the models as their kinds load (alone, this test loaded none)
     db = Database(f"sqlite:///{tmp_path / 'j.db'}")
-    db.upgrade()
-    tables = set(inspect(db.engine).get_table_names()) - {"alembic_version"}
-    assert tables == set(Base.metadata.tables)
-    for name, table in Base.metadata.tables.items():
-        assert {c["name"] for c in inspect(db.engine).get_columns(name)} == set(table.columns.keys())
+    assert db.upgrade() == (None, SCHEMA)
     config = alembic_config(db.url)
     command.downgrade(config, "base")
     assert set(inspect(db.engine).get_table_names()) <= {"alembic_version"}
     command.upgrade(config, "head")
     db.upgrade()  # idempotent
-    assert set(inspect(db.engine).get_table_names()) - {"alembic_version"} == tables
+    tables = set(inspect(db.engine).get_table_names()) - {"alembic_version"}
+    assert tables == set(Base.metadata.tables) == TABLES
+    for name, table in Base.metadata.tables.items():
+        assert {c["name"] for c in inspect(db.engine).get_columns(name)} == set(table.columns.keys())
+
+
+def migrated(tmp_path: Path, name: str) -> Database:
+    """A new database taken to the newest schema by the migrations, one after the other."""
+    db = Database(fresh_database_url(schema=False) or f"sqlite:///{tmp_path / name}")
+    command.upgrade(alembic_config(db.url), "head")
+    return db
 
 
 def test_the_migrations_make_the_models_schema_to_each_columns_type_nullability_and_index(tmp_path: Path) -> None:
@@ -62,12 +71,62 @@ def test_the_migrations_make_the_models_schema_to_each_columns_type_nullability_
     changed without its migration (a column made NOT NULL, an index added) would leave every judge's
     database unlike the code that reads it; on PostgreSQL too, where types are compared strictly."""
     hosted()
-    db = Database(fresh_database_url(schema=False) or f"sqlite:///{tmp_path / 'j.db'}")
-    db.upgrade()
+    db = migrated(tmp_path, "j.db")
     with db.engine.connect() as connection:
         context = MigrationContext.configure(connection, opts={"compare_type": True})
         assert compare_metadata(context, Base.metadata) == []
     db.engine.dispose()
+
+
+def reflected(engine: Engine) -> dict[str, dict[str, object]]:
+    """Everything the database says of each of its tables, in a form two databases compare by: each
+    column's type, nullability and default (by name: the migrations add columns last), the names and
+    columns of its keys, indexes and constraints."""
+    seen = inspect(engine)
+    return {table: {
+        "columns": {column["name"]: (str(column["type"]), column["nullable"], column.get("default"))
+                    for column in seen.get_columns(table)},
+        "primary key": seen.get_pk_constraint(table),
+        "foreign keys": sorted((key["name"] or "", key["constrained_columns"], key["referred_table"],
+                                key["referred_columns"], sorted(key["options"].items()))
+                               for key in seen.get_foreign_keys(table)),
+        "indexes": sorted((index["name"], index["column_names"], index["unique"]) for index in seen.get_indexes(table)),
+        "unique": sorted((unique["name"] or "", unique["column_names"])
+                         for unique in seen.get_unique_constraints(table)),
+        "checks": sorted((check["name"] or "", check["sqltext"]) for check in seen.get_check_constraints(table)),
+    } for table in seen.get_table_names()}
+
+
+def test_a_new_database_made_from_the_models_is_the_migrations_to_every_key_index_default_and_row(
+        tmp_path: Path) -> None:
+    """A new judge's database is made from the models (`create`), not by the 35 migrations; what a later
+    migration alters or drops by name, or a row read by default, must then be there as the migrations
+    leave it: every table, column (type, nullability, server default), key, index and constraint by name,
+    Alembic's version table and version, and the one row the migrations write (the ``verp`` secret, a
+    random value of the same length)."""
+    hosted()
+    by_migrations = migrated(tmp_path, "migrated.db")
+    by_models = Database(fresh_database_url(schema=False) or f"sqlite:///{tmp_path / 'created.db'}")
+    assert by_models.upgrade() == (None, SCHEMA)
+    assert reflected(by_models.engine) == reflected(by_migrations.engine)
+    for db in (by_migrations, by_models):
+        with db.engine.connect() as connection:
+            assert connection.execute(text("SELECT version_num FROM alembic_version")).scalars().all() == [SCHEMA]
+            [(name, value)] = connection.execute(text("SELECT name, value FROM secrets")).all()
+            assert name == "verp" and re.fullmatch("[0-9a-f]{64}", value)
+        db.engine.dispose()
+
+
+def test_a_process_that_does_not_know_every_table_makes_a_new_database_by_the_migrations(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A process that has not loaded a kind whose tables the schema has (its models lack them) cannot make
+    them from the models: the migrations make the whole schema, as before."""
+    hosted()
+    monkeypatch.setattr(database, "TABLES", TABLES | {"a_table_of_a_kind_not_loaded"})
+    monkeypatch.setattr(database, "create", lambda engine: pytest.fail("made from the models"))
+    db = Database(f"sqlite:///{tmp_path / 'j.db'}")
+    assert db.upgrade() == (None, SCHEMA)
+    assert set(inspect(db.engine).get_table_names()) - {"alembic_version"} == TABLES
 
 
 def test_the_schema_judges_check_at_start_is_alembics_newest() -> None:
