@@ -596,6 +596,11 @@ class Kinds:
         self.dispatch = Dispatcher([commands, *(kind.commands for kind in kinds)])
         self._find_templates()
 
+    @property
+    def modules(self) -> list[str]:
+        """The modules of the kinds' classes: what a process handed this registry imports to read it."""
+        return sorted({type(kind).__module__ for kind in self._kinds.values()})
+
     def __setstate__(self, state: dict[str, Any]) -> None:
         """A registry sent to another process (the applier: `judge.service.running.daemon`) finds its kinds'
         templates there too."""
