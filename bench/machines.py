@@ -56,6 +56,7 @@ import argparse
 import asyncio
 import contextlib
 import os
+import shlex
 import shutil
 import signal
 import smtplib
@@ -212,14 +213,18 @@ class Machines:
         made.engine.dispose()
         return database(self.admin_url(name))
 
-    def start_judge(self, machine: JudgeMachine, database: str, skew: float = 0.0, maps: bool = False) -> None:
+    def start_judge(self, machine: JudgeMachine, database: str, skew: float = 0.0, maps: bool = False,
+                    options: str = "") -> None:
         """``judge serve`` (through `judge_main`) on ``machine``, in its cpu cgroup, logging to its data dir;
-        with ``maps``, its mail's maps and its public pages on, as an ordinary deployment's."""
+        with ``maps``, its mail's maps and its public pages on, as an ordinary deployment's; ``options``, the
+        database URL's query (``connect_timeout=2``), which wins over the judge's own connection options."""
         shutil.rmtree(machine.data_dir, ignore_errors=True)
         machine.data_dir.mkdir(parents=True)
         url = f"postgresql+psycopg://postgres@10.{self.net}.{machine.number}.1:{PG_PORT}/{database}"
+        url += f"?{options}" if options else ""
         judge = (f"exec ip netns exec {machine.ns} {sys.executable} {Path(__file__).resolve()} judge "
-                 f"--data-dir {machine.data_dir} --database {url} --skew {skew}" + (" --maps" if maps else ""))
+                 f"--data-dir {machine.data_dir} --database {shlex.quote(url)} --skew {skew}"
+                 + (" --maps" if maps else ""))
         script = f"echo $$ > {CGROUP / machine.ns / 'cgroup.procs'} && {judge}"
         with open(machine.data_dir / "judge.log", "ab") as log:
             machine.process = subprocess.Popen(["sh", "-c", script], stdout=subprocess.DEVNULL, stderr=log)
