@@ -8,7 +8,9 @@ The schema is changed by one process at a time: every upgrade or downgrade runs 
 transaction that first takes the database's schema lock (`schema_lock`: a PostgreSQL advisory
 lock; on SQLite the write lock, ``BEGIN IMMEDIATE``), so judges started at once on a fresh
 database do not both create its tables; the second finds the schema made and does nothing.
-Each change is logged ("database upgraded from 0005 to 0007").  Before any of that, each
+Each change is logged ("database upgraded from 0005 to 0007").  A new, empty database is not taken
+through every migration but made at once from the models (`create`), which a test holds to what the
+migrations make.  Before any of that, each
 connection makes an SQLite database a write-ahead-log one (`to_wal`): the one step where SQLite
 does not wait for a lock but fails at once ("database is locked") when another process holds
 the file, as two judges (or a judge and the tick timer) opening a new database together do; so

@@ -1,4 +1,5 @@
-"""The schema comes from the migrations only, and every migration walks down and up."""
+"""The schema comes from the migrations, or for a new database from the models, and the two are held alike;
+every migration walks down and up."""
 
 from __future__ import annotations
 
