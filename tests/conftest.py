@@ -153,16 +153,6 @@ def layer(path: str) -> str:
 FIRST = ("integration", "e2e", "bymail", "migrations", "host", "template", "unit")
 
 
-def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
-    """``-n auto`` (pyproject.toml's addopts): a worker more than the cores.  A third of two workers' time on
-    two cores went waiting on processes, sockets and clocks; a third worker fills it.  Measured on two cores
-    without coverage: 281 s with two workers, 243 s with three, 247 s with four (more CPU lost to switching).
-    ``PYTEST_XDIST_AUTO_NUM_WORKERS`` says otherwise, as for xdist's own rule (.ci/run sets it)."""
-    if said := os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
-        return int(said)
-    return (os.cpu_count() or 1) + 1
-
-
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     root = Path(__file__).parent
     layers: dict[pytest.Item, str] = {}
