@@ -20,7 +20,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from judge.bootstrap import hosted, registry
 from judge.service.config import Settings
 from judge.service.running.workers import Workers, _Worker, look_every
 
@@ -60,7 +59,7 @@ def test_a_worker_idle_longer_than_stall_seconds_is_not_killed_when_it_is_given_
     process = StandIn()
     idle = _Worker(process, ours, multiprocessing.RawValue("d", 0.0), started=True,
                    heard=time.monotonic() - 10 * STALL)  # its last word: the tick before, long ago
-    workers = Workers(settings, registry(hosted()), count=1, db=None)  # type: ignore[arg-type]  # not used here
+    workers = Workers(settings, kinds=None, count=1, db=None)  # type: ignore[arg-type]  # neither is used here
     workers.workers = [idle]
     lost: list[str] = []
     said: list[tuple[Any, ...]] = []

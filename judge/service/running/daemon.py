@@ -119,7 +119,7 @@ from judge.service.running.app import (
     unapplied_mail,
 )
 from judge.service.running.listening import BEAT, Listener, listener, listening, stopped_listening, whoami
-from judge.service.running.workers import CHILDREN, Workers, look_every, overrun, worker_count
+from judge.service.running.workers import CHILDREN, Workers, look_every, overrun, preload, worker_count
 from judge.store.database import Database, Holding
 from judge.web.pages import refresh, web_root
 
@@ -296,6 +296,7 @@ class Daemon:
         own (``local``) corrected to the database's where judges share one (`SharedClock`)."""
         self.settings = settings
         self.kinds = kinds
+        preload(kinds)  # before its first child, the applier or a worker, starts the server they fork from
         self.db: Database = open_database(settings, kinds)
         self.shared_clock = SharedClock(self.db, local) if clock is None else None
         self.clock: Callable[[], datetime] = clock or self.shared_clock or local

@@ -67,8 +67,15 @@ process that imported the judge once (`set_forkserver_preload`), started as a fr
 no copy of the daemon's threads and their locks, as a spawned one; but it no longer spends the second or more
 an interpreter took to import the judge again for every child (about a tenth of the test suite's time)."""
 PRELOAD = ("judge.service.running.daemon", "judge.bootstrap")
-"""What the server imports before it forks a child; beside these, the hosted kinds' modules (`Workers`)."""
+"""What the server imports before it forks a child; beside these, the hosted kinds' modules (`preload`)."""
 CHILDREN.set_forkserver_preload(list(PRELOAD))
+
+
+def preload(kinds: Kinds) -> None:
+    """Have the server the children fork from (started with the first child) import ``kinds``' modules too:
+    each child reads the registry it is handed, which imports them, and would otherwise import every kind
+    again (a tenth of a second or more each, for each applier and worker started)."""
+    CHILDREN.set_forkserver_preload([*PRELOAD, *kinds.modules])
 NICE = 5  # how much lower a worker's priority is than the listener's and the applier's
 MOST = 4  # workers by default at most, whatever the cores: each holds a few hundred MB once it has drawn maps
 LOOK = 1.0  # seconds at most between two looks at the workers' time (less when ``lock-seconds`` is shorter)
@@ -119,11 +126,7 @@ class Workers:
     """The deadline workers of one daemon; `tick` runs a tick's deadlines with them."""
 
     def __init__(self, settings: Settings, kinds: Kinds, count: int, db: Database) -> None:
-        """``db``: the daemon's, to let go of the claim of a game whose worker was killed (`abandoned`).
-        The server the children fork from (started with the first) imports ``kinds``' modules too: each
-        child reads the registry it is handed, which imports them, and would otherwise import every kind
-        again (a tenth of a second or more each, for each applier and worker started)."""
-        CHILDREN.set_forkserver_preload([*PRELOAD, *kinds.modules])
+        """``db``: the daemon's, to let go of the claim of a game whose worker was killed (`abandoned`)."""
         self.settings = settings
         self.kinds = kinds
         self.count = count
