@@ -175,7 +175,8 @@ def build_message(
 #   (`_text`); any other text is the package's own;
 # - made mixed, the text's ``Content-`` headers go to its part and ``MIME-Version`` stays with
 #   the others, as the package moves them; an attachment's part is made once, however many
-#   mails carry it (`_attachment_part`), its base64 in one call;
+#   mails carry it (`_attachment_part`), its base64 in one call, its headers once for every file of its name
+#   and type (`_attachment_head`: a picture in each of three languages is three files of one name);
 # - the message is joined once, not copied again for each piece added (a results mail is 640 KB).
 # Errors are never kept (``lru_cache`` keeps results only): a value the package refuses (a line
 # break in an address: header injection) is refused anew each time, in the order it was.
@@ -249,16 +250,24 @@ def _quoted(ascii_only: bool) -> tuple[tuple[bytes, ...], tuple[bytes, ...], byt
 @functools.lru_cache(maxsize=16)
 def _attachment_part(filename: str, content_type: str, data: bytes, ascii_only: bool) -> bytes:
     """An attachment's MIME part as the email package writes it in a message whose headers are
-    ASCII, or UTF-8 (``ascii_only`` False): its headers written by the package, its base64
+    ASCII, or UTF-8 (``ascii_only`` False): its headers (`_attachment_head`), then its base64
     here, in one call, cut into the package's lines of 76 characters (`BASE64_LINE` bytes each)."""
-    part = EmailMessage(policy=policy.default)
-    maintype, _, subtype = content_type.partition("/")
-    part.set_content(b"", maintype=maintype, subtype=subtype, filename=filename)
-    head = part.as_bytes(policy=_ASCII_HEADERS if ascii_only else _UTF8_HEADERS)
+    head = _attachment_head(filename, content_type, ascii_only)
     encoded = binascii.b2a_base64(data, newline=False)
     width = BASE64_LINE // 3 * 4
     lines = [encoded[start:start + width] for start in range(0, len(encoded), width)]
     return b"".join([head, b"\n".join(lines), b"\n"]) if lines else head
+
+
+@functools.lru_cache(maxsize=64)
+def _attachment_head(filename: str, content_type: str, ascii_only: bool) -> bytes:
+    """The headers the email package writes for an attachment, and the blank line under them: the same for every
+    file of that name and type, whatever its bytes (the package gives bytes base64 whatever they are), so made once
+    for all the pictures of a deadline in all their languages (each language's picture is a file of its own)."""
+    part = EmailMessage(policy=policy.default)
+    maintype, _, subtype = content_type.partition("/")
+    part.set_content(b"", maintype=maintype, subtype=subtype, filename=filename)
+    return part.as_bytes(policy=_ASCII_HEADERS if ascii_only else _UTF8_HEADERS)
 
 
 @functools.lru_cache(maxsize=4096)
