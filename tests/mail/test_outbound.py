@@ -230,10 +230,13 @@ def test_a_message_with_attachments_is_what_the_email_package_writes(to: str, bo
     wrote the maps' base64 lines one by one in Python, for every mail): the bytes must be those
     the package writes, for attachments whose length is and is not a multiple of a line's 57
     bytes, an empty one, a non-ASCII body, a non-ASCII address (UTF-8 headers) and a folded
-    References header."""
+    References header; files of one type under two names, and of one name under two types (an
+    attachment's headers are made once for each name and type)."""
     files = [Attachment("map.png", "image/png", os.urandom(57 * 40)),
              Attachment("after.svg", "image/svg+xml", os.urandom(57 * 40 + 13)),
-             Attachment("empty.bin", "application/octet-stream", b"")]
+             Attachment("empty.bin", "application/octet-stream", b""),
+             Attachment("orders.png", "image/png", os.urandom(57 * 2)),
+             Attachment("map.png", "application/octet-stream", os.urandom(57 + 1))]
     raw = build(to=to, body=body, message_id="<m1@payola.example>", in_reply_to=replied,
                 references=[f"<ref{n}-{'y' * 50}@example.org>" for n in range(3)], attachments=files)
     expected = EmailMessage(policy=email.policy.default)
