@@ -150,13 +150,14 @@ def ngettext(singular: str, plural: str, count: int, /, **values: object) -> str
     return said.format(count=count, **values)
 
 
-
 def pgettext(context: str, message: str, /, **values: object) -> str:
     """``message`` in the reader's language as it is said in ``context`` (a word whose translation
     agrees with what it stands for: ``pgettext("centres", "none")`` is ``nessuno`` where the units'
     is ``nessuna``), its named places filled with ``values``."""
     said = translations(_reader.get()).pgettext(context, message)
     return said.format(**values) if values else said
+
+
 # -- stored wordings: texts kept to be read later, worded in each reader's language -----------------
 class Wording(TypedDict):
     """A text kept to be read later (`later`, `nlater`), as JSON: its English ``message`` (the
@@ -166,16 +167,24 @@ class Wording(TypedDict):
     values: dict[str, Stored | int]
     plural: NotRequired[str]
     count: NotRequired[int]
+
+
 Stored: TypeAlias = "str | Wording"
 """A kept text: a stored wording, or a plain string (kept before wordings were, or imported), worded as it is."""
+
+
 def later(message: str, /, **values: Stored | int) -> Wording:
     """``message`` with its named places' ``values``, kept to be worded when it is read (`worded`),
     in the language of its reader then: ``later("{seat} taken over by a new player", seat=title)``.
     Marked as ``_`` is (``tools/catalogues.py`` extracts it)."""
     return {"message": message, "values": dict(values)}
+
+
 def nlater(singular: str, plural: str, count: int, /, **values: Stored | int) -> Wording:
     """As `later`, for a count: worded as `ngettext` words it (``{count}`` and the other places filled)."""
     return {"message": singular, "plural": plural, "count": count, "values": dict(values)}
+
+
 def worded(stored: object) -> str:
     """A kept text in the reader's language: a stored wording (`later`) worded now, its values that
     are stored wordings worded first; a plain string as it is; nothing (None) as an empty text.  A
@@ -183,9 +192,13 @@ def worded(stored: object) -> str:
     with its places left unfilled, and one nested deeper than `NESTED` wordings is cut there: never an
     error."""
     return _worded(stored, NESTED)
+
+
 NESTED = 8
 """How deep stored wordings may nest in one another (a value's value's...) before `worded` stops: the
 judge nests two; an imported record may hold anything."""
+
+
 def _worded(stored: object, depth: int) -> str:
     if stored is None or depth < 0:
         return ""
