@@ -67,6 +67,7 @@ def orders_of(start: Position) -> dict[str, list[str]]:
     """Every legal order of every unit of a board's start."""
     return {p: [str(o) for o in legal_orders(start, p)] for p in start.units}
 
+
 ABUSE = [
     ("one offer of 100*1000000 against 10", {"FRANCE": ("100*1000000 : A PAR - BUR", 10)}),
     ("plateaus and savings, two powers", {

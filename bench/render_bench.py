@@ -164,6 +164,7 @@ def encoding(position: Any, results: Any, rounds: int) -> None:
     surface.flush()
     full = Image.frombuffer("RGB", (surface.get_width(), surface.get_height()), bytes(surface.get_data()), "raw",
                             "BGRX" if sys.byteorder == "little" else "XRGB", surface.get_stride(), 1)
+
     def now(drawn: Any) -> bytes:
         return encode(drawn, colours)
 

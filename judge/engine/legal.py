@@ -154,6 +154,7 @@ def _worded() -> dict[Illegal, str]:
         Illegal.BUILD_NEEDS_COAST: _("a fleet built there needs a coast"),
     }
 
+
 @dataclass(frozen=True, slots=True)
 class Verdict:
     """The outcome of :func:`check_order`: the normalised order, or why it is illegal."""

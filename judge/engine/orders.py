@@ -400,7 +400,6 @@ def _name_pattern(game_map: GameMap) -> re.Pattern[str]:
     return re.compile(rf"(?<![A-Z0-9])(?:{alts})(?![A-Z0-9])")
 
 
-
 def _tokenise(text: str, lex: Lexicon) -> list[_Token]:
     game_map = lex.game_map
     line = text.upper().translate(DASHES)

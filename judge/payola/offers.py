@@ -139,6 +139,8 @@ _OFFER = re.compile(r"^(?P<amounts>[0-9*#+\s]*)(?P<kind>[:!>@&])\s*(?P<rest>.*)$
 _TERM = re.compile(r"^(?:(?P<rep>\d+)\s*\*\s*)?(?P<amount>\d+)\s*(?:(?P<hash>#)\s*(?P<plateau>\d*))?$")
 _SAVINGS = re.compile(r"^(?P<amount>\d+)\s*\$$")
 _KINDS = {kind.value: kind for kind in OfferKind}
+
+
 @dataclass(frozen=True, slots=True)
 class Limits:
     """What one offer sheet may hold (see the module's header for why these numbers)."""

@@ -50,6 +50,7 @@ def floods(record: logging.LogRecord) -> bool:
     return record.levelno >= logging.WARNING or any(record.name == name or record.name.startswith(f"{name}.")
                                                   for name in FLOODING)
 
+
 _Kind = tuple[str, int, str]  # logger, level, message template
 
 

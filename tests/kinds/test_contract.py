@@ -181,7 +181,6 @@ def test_a_kind_of_only_the_required_members_is_created_joined_started_played_an
     assert "Ann picked the highest number" in end.body and "Ann" in end.subject + end.body
 
 
-
 def test_a_kind_defined_here_is_played_by_smtp_through_judge_serve(tmp_path: Path) -> None:
     """The newcomer's path to its end: `Highest`, registered beside the judge's own kinds by one line
     (the registry), is played over real SMTP through `judge serve`'s daemon, whose applier (a process
@@ -211,6 +210,7 @@ def test_a_kind_defined_here_is_played_by_smtp_through_judge_serve(tmp_path: Pat
         assert all("Ann picked the highest number" in text for text in ended.values())
     finally:
         judge.stop()
+
 
 @pytest.mark.parametrize("member", REQUIRED)
 def test_a_kind_without_a_required_member_is_refused_at_registration_naming_it(member: str) -> None:

@@ -63,6 +63,7 @@ OLD_LOGROTATE = """\
 }
 """
 
+
 def old_settings(data: Path) -> str:
     """The first release's example settings (deploy/judge.toml of 0.1.0), with this test's data
     directory, no relay (the Maildir) and no maps or pages (drawing them is slow)."""

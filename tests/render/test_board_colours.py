@@ -48,6 +48,7 @@ NEIGHBOURS = {"centers": 10.0, "units": 20.0}
 LETTERED_FAR = 3.0
 GROUND = 10.0  # a center's tint from the ground round it (see the module's header)
 
+
 def cases() -> list[object]:
     """Every board a game may be played on, for its neighbours and its other pairs, units and centers."""
     return [pytest.param(board, pairs, drawn, id=f"{board}-{pairs}-{drawn}")

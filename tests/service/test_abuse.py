@@ -52,6 +52,7 @@ def broken_bid(auction: core.Auction, seat: str, amount: int) -> str | None:
     """The auction's check of a bid, failing: a bug in the kind's handler."""
     raise RuntimeError("boom")
 
+
 POISON = ["\x0c", "\x0b", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029"]
 
 
@@ -425,8 +426,6 @@ def test_join_from_the_senders_own_address_needs_no_confirmation_once_it_has_con
     assert not tokens(judge.db, "carol@example.org")
 
 
-
-
 # -- what a stranger's mail may cost: one HELP, a few lookups ---------------------------------------------
 
 
@@ -463,8 +462,6 @@ def test_lookups_of_every_kind_share_one_limit(judge: Judge) -> None:
 
 
 # -- consent: headers prove nothing; the judge's MTA's verdict does ------------------------------------
-
-
 
 
 def forged(judge: Judge, body: str, verdict: str | None = None) -> str:

@@ -54,6 +54,8 @@ from tests.support.scenes import GM, Mailer, address, exchange, machiavelli, pay
 MEGABYTE = 1_000_000
 MAILS = 50
 READ = 200_000  # characters of a mail the judge reads (`judge.mail.inbound.MAX_CHARS`): a mail is cut there
+
+
 @dataclass(frozen=True)
 class Scene:
     """A kind's game, ready for its last seat's mail: how it is built, and that seat's sign-on."""

@@ -26,8 +26,6 @@ def started(tmp_path: Path) -> Judge:
     return judge
 
 
-
-
 def test_five_bids_delivered_in_scrambled_order_keep_the_last_one(tmp_path: Path) -> None:
     judge = started(tmp_path)
     bids = [(ALICE, f"{ALICE_SIGNON}BID {n}") for n in range(1, 6)]

@@ -506,6 +506,7 @@ def test_games_of_every_kind_with_maps_live_through_the_upgrade_from_the_previou
         venv = work / "opt" / "judge"
         judges = [Judged(work, "sqlite", "judge.test", venv, settings[0], None, SQLITE_GAMES),
                   Judged(work, "postgresql", "second.test", venv, settings[1], cluster.url, POSTGRES_GAMES)]
+
         def lap(what: str) -> None:  # how long each step took, for the Postfix stage's wall time (-s shows it)
             print(f"  {time.monotonic() - began:5.0f} s: {what}", flush=True)
 

@@ -198,7 +198,6 @@ def test_whogame_never_gives_an_address_in_an_anonymous_game(tmp_path: Path) -> 
 # -- GET INFO of another kind: Pirates' Proposal's own options ------------------------------------------------
 
 
-
 def test_get_info_of_a_pirates_match(tmp_path: Path) -> None:
     judge = Judge(tmp_path)
     judge.send(GM, "CREATE pp gm-secret pirates PLAYERS=4 GARNETS=2")

@@ -190,7 +190,6 @@ def test_H1_a_deserted_game_counts_as_finished_on_nobodys_record_and_has_no_winn
         assert records.of(session, BOB, judge.now).abandoned == 1
 
 
-
 def game_row(judge: Judge, name: str) -> tuple[str, str | None, datetime | None, datetime | None]:
     """``name``'s state, phase, deadline and next moment on the clock."""
     with judge.db.transaction() as session:

@@ -238,7 +238,6 @@ def master_status(talk: Turn) -> list[str]:
     return [*lines, *absence_lines(talk.session, game, talk.now.date())]
 
 
-
 COMMANDS = (
     Entry(SheetLine, sheet_line, PLAYER, closed_after_the_end=True),
     Entry(ExchangeClear, clear, PLAYER, closed_after_the_end=True),

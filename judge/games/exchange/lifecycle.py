@@ -451,8 +451,6 @@ def settle_votes(session: Session, game: Game, settings: Settings, now: datetime
     return result
 
 
-
-
 # -- ROLLBACK -----------------------------------------------------------------------------------------
 
 

@@ -56,6 +56,8 @@ from judge.payola.offers import OfferSheet, parse_sheet
 
 _Bad = Callable[["Read", str, str], None]  # a bad line, why in words, and why as a name (`Echo.code`)
 """How a problem of a line is noted: ``bad(read, why)``."""
+
+
 def refused_whole() -> str:
     """What a good line of a refused sheet is answered with."""
     return _("not applied: the sheet has a bad line, and a sheet is taken whole or not at all (ruling 8, E29)")

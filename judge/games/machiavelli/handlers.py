@@ -421,7 +421,6 @@ def master_status(talk: Turn) -> list[str]:
     return [*lines, *absence_lines(talk.session, game, talk.now.date())]
 
 
-
 COMMANDS = (
     Entry(LetterLine, letter_line, PLAYER, closed_after_the_end=True),
     Entry(EndVote, vote, PLAYER, closed_after_the_end=True),

@@ -80,6 +80,7 @@ from judge.language import gettext as said_in
 Names = Callable[[str], str]
 """How an area is written: its code (``mil``, ``spa/nc``) in, its text out."""
 
+
 def anticipated_words() -> str:
     """What the anticipated treasuries are, said wherever they are shown."""
     return _("each treasury as public information alone moves it: incomes, forced taxes and salaries, never a "
@@ -714,7 +715,6 @@ def letter_lines(orders: Sequence[str], kept: Sequence[str], number: int) -> lis
 # -- the form to fill -----------------------------------------------------------------------------------
 
 
-
 def form_parts(board: Board, position: Position, country: str) -> tuple[list[str], list[str]]:
     """The notes and lines of ``country``'s form to fill for the letter ``position`` awaits (`judge.api.Form`),
     each choice written ``_``, drawn from what the country may know: its own treasury, and the board,
@@ -783,7 +783,6 @@ def _campaign_form(board: Board, position: Position, country: str,
                                                             for order in possible_orders(board, position, unit)])
         lines += [f"{unit_text(unit, owner=False)} _" for unit in units]
     return notes, lines
-
 
 
 def season_words(season: Season, letter: str) -> str:

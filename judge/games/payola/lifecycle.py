@@ -104,6 +104,7 @@ from judge.wording import power_title
 
 log = logging.getLogger("judge")
 
+
 def game_map(game: Game) -> GameMap:
     return load_map(game.variant)
 

@@ -150,7 +150,6 @@ def master_status(talk: Turn) -> list[str]:
     return [*lines, *absence_lines(talk.session, game, talk.now.date())]
 
 
-
 COMMANDS = (
     Entry(PiratesLine, pirates_line, PLAYER, closed_after_the_end=True),
 )

@@ -95,6 +95,8 @@ KIND_TITLE = "Pirates' Proposal"
 DEFAULT_PLAYERS = MAX_PLAYERS
 MAX_GARNETS = 100
 """The most garnets a player may start with: enough for any match, and no plan's sum overflows."""
+
+
 def players_usage() -> str:
     """How many players a match has, and how CREATE says it, in the reader's language."""
     return _("a match has an even number of players from {least} to {most} (P1): PLAYERS=n", least=MIN_PLAYERS,

@@ -100,6 +100,7 @@ def standings_of(result: FinalResult) -> list[api.Standing]:
     tokens = Counter(result.tokens)
     if result.token_to is not None:
         tokens[result.token_to] += 1
+
     def score(gold: int, held: int) -> str:
         if held == 1:
             return _("{gold} gold, a Token of Life", gold=gold)

@@ -53,7 +53,6 @@ def past_absences(session: Session, game: Game, deadline: datetime, setting: str
     return deadline
 
 
-
 MOVED = "deadline_moved"
 """The key of the game's settings that keeps when the deadline of its phase last moved (`move_to`)."""
 

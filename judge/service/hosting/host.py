@@ -350,7 +350,6 @@ def answer_list(game: Game, what: str, label: str | None, seated: Iterable[tuple
     return lines
 
 
-
 def who_plays(session: Session, game: Game, reader: str) -> dict[str, str]:
     """Who plays each played seat now (WHOGAME), as ``reader`` may know it (as `who_played`)."""
     addresses = reader == "master" or (reader == "player" and not rules_of(game).anonymous)

@@ -581,7 +581,6 @@ class GameKind(Lobby, Phases, Commands, Pages, Records, Demo, Protocol):
     implements it by subclassing `judge.service.hosting.contract.Kind`, the host's defaults."""
 
 
-
 class Kinds:
     """The kinds of game one judge hosts, by name, the default first, and the dispatcher of every
     command it reads (the host's ``commands`` and each kind's): what the composition root

@@ -89,7 +89,6 @@ def document(text: str) -> str:
     return "\n".join(lines)
 
 
-
 class Topic(NamedTuple):
     """One topic of the help: its name (``HELP name``), its title and its text (the heading first)."""
 

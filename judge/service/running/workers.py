@@ -76,6 +76,8 @@ def preload(kinds: Kinds) -> None:
     each child reads the registry it is handed, which imports them, and would otherwise import every kind
     again (a tenth of a second or more each, for each applier and worker started)."""
     CHILDREN.set_forkserver_preload([*PRELOAD, *kinds.modules])
+
+
 NICE = 5  # how much lower a worker's priority is than the listener's and the applier's
 MOST = 4  # workers by default at most, whatever the cores: each holds a few hundred MB once it has drawn maps
 LOOK = 1.0  # seconds at most between two looks at the workers' time (less when ``lock-seconds`` is shorter)
@@ -310,6 +312,8 @@ class Workers:
                     log.error("a deadline worker did not end within %g s of the stop; killing it", timeout)
                     worker.process.kill()
                     worker.process.join()
+
+
 def _worker_main(pipe: Connection, settings: Settings, kinds: Kinds, stopping: Any, holding: Holding) -> None:
     """A worker's process: drain each tick asked for, until the daemon closes the pipe.  It runs
     at a lower priority (`NICE`): an evening's work gives way to the listener and to the mail

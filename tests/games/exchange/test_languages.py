@@ -135,7 +135,6 @@ def test_the_start_and_the_chart_are_in_their_reader_s_language(
     assert sorted(figures(chart[0])) == sorted(figures(english[0]))  # the sheets listed by name, in another order
 
 
-
 def test_a_refused_sheet_and_a_transfer_are_answered_in_the_sender_s_language_and_told_in_the_receiver_s(
         judge: Judge, played: dict[str, tuple[list[Sent], list[Sent]]]) -> None:
     refused = send_as(judge, "mixed", "ITA", "BID 0 FRANCE AT 5")

@@ -605,6 +605,8 @@ def test_M41_no_retreat_into_the_starting_area_of_a_transported_attacker() -> No
 
 
 VENETIAN = A("Venice", "man")
+
+
 def test_M42_the_target_of_a_failed_transport_is_closed_to_retreats() -> None:
     attacker, helper, blockers = A("Milan", "cre"), A("Milan", "par"), [A("Venice", "ver"), A("Papacy", "mod")]
     army, fleet = A("Papacy", "bol"), F("Papacy", "uas")

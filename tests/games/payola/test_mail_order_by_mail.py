@@ -24,8 +24,6 @@ GM, ALICE, BOB = "gm@example.org", "alice@example.org", "bob@example.org"
 FRANCE = "SIGNON FRANCE@g1 alice-pw\n"
 
 
-
-
 def status(judge: Judge, sender: str = ALICE, signon: str = FRANCE) -> str:
     judge.send(sender, f"{signon}STATUS", subject="status")
     return judge.last_to(sender).body

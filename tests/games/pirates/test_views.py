@@ -197,7 +197,6 @@ def test_P14_default_plans_drawn_ballots_and_moves_are_marked() -> None:
     assert "Changed rooms: Ann" in lines
 
 
-
 def test_P14_a_match_stopped_before_its_end_publishes_the_rounds_it_played_and_no_more() -> None:
     """The game master's TERMINATE: the rounds whose Voting Phase closed are published as at the
     end; the round under way (its plans known, its ballots not) is not."""

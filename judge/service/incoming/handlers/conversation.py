@@ -517,7 +517,6 @@ class Conversation(Holding):
     def confirmed(self, text: str, word: str, code: str | None, what: str) -> bool:
         return phase_changes.confirmed(self, text, word, code, what)
 
-
     def _process_if_complete(self) -> None:
         """A phase is processed as soon as its kind says it is complete — in Payola, once every
         power that must act has done so — and no seat asks it to WAIT (`host.closes_early`; unless

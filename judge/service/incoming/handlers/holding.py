@@ -38,7 +38,6 @@ class Holding(Telling):
     meant: dict[int, late.Meant | None]
     held: set[tuple[str, int]]
 
-
     def wait_lines(self, game: Game, seat: str | None) -> list[str]:
         """What STATUS says of WAIT (`judge.service.incoming.handlers.player.wait`): to a seat (``seat``),
         whether its own stands; to the game master (None), which seats ask it.  Nobody else is told:

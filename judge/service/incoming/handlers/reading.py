@@ -67,7 +67,6 @@ class Reading(Answers):
     context: Context
     touched: set[str]
 
-
     @property
     def reads(self) -> Reads:
         """What the transaction's mails read once (`Reads`): looked up each time, as a rollback
@@ -137,7 +136,6 @@ class Reading(Answers):
         if signed_on or any(mailbox.same(self.mail.reply_to, p.address) for p in host.players(self.session, game)):
             return "player"
         return "anyone"
-
 
     @property
     def game(self) -> Game | None:

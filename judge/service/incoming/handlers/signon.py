@@ -433,6 +433,7 @@ def replace_confirmed(talk: Conversation, request: Confirmation, text: str) -> N
         queue(talk.session, talk.settings, to=game.gm_address,
               subject=_("{game}: {seat} replaced", game=game.name, seat=title), kind="notice",
               now=talk.now, game_id=game.id, body=told + "\n")
+
     def given() -> str:  # each reader's in their language (`Telling.announce`)
         return _("the game master gave {seat} to a new player", seat=title)
 
