@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from judge.service import passwords
+from tests.support.harness import share_statements_of_every_database
 
 pytest_plugins = ["tests.support.fixtures"]  # the fixtures every test may ask for: judge, relay, clock
 
@@ -134,6 +135,7 @@ MARKERS = {
 def pytest_configure(config: pytest.Config) -> None:
     for name, what in MARKERS.items():
         config.addinivalue_line("markers", f"{name}: {what}")
+    share_statements_of_every_database()
 
 
 def layer(path: str) -> str:

@@ -203,6 +203,18 @@ _SHARED: dict[str, Dialect] = {}
 _STATEMENTS: LRUCache[Any, Compiled] = LRUCache(5000)  # compiled SQL of this process's judges (`share_statements`)
 
 
+def share_statements_of_every_database() -> None:
+    """`share_statements` for every `Database` this test process opens, not only a `Judge`'s: the tests of the
+    command line, of backups and moves, and of processes open theirs with `open_database` or `Database`."""
+    opened = Database.__init__
+
+    def __init__(self: Database, *args: Any, **kwargs: Any) -> None:
+        opened(self, *args, **kwargs)
+        share_statements(self.engine)
+
+    Database.__init__ = __init__  # type: ignore[method-assign]
+
+
 def open_kinds_database(settings: Settings, kinds: Kinds | None) -> Database:
     """The judge's database, its sessions knowing ``kinds`` (None: the judge's own kinds)."""
     return open_database(settings) if kinds is None else open_kinds_database_with(settings, kinds)
@@ -226,7 +238,6 @@ class Judge:
         self._settings = Settings(data_dir=data_dir, **settings)
         self.kinds = kinds  # None: the judge's own (`judge.bootstrap.kinds`)
         self.db = open_kinds_database(self.settings, kinds)
-        share_statements(self.db.engine)
         self._now = now
         self.read = 0
         self._sent: list[Sent] = []  # the mails read back from the Maildir so far, oldest first (`all_mail`)
