@@ -191,11 +191,18 @@ def share_statements(engine: Engine) -> None:
     judge that runs for months uses what it compiled: SQLAlchemy keeps the SQL it compiled in a cache of each
     engine's, keyed by the engine's dialect, so each of the suite's thousands of judges compiled again every
     statement it ran (a tenth of the by-mail tests' time).  The judges of a process share one cache and the
-    dialect of the first (made ready by its first connection, as each judge's own is: every SQLite file
-    reads the same)."""
+    dialect of the first that connected (made ready by that connection, as each judge's own is by its first:
+    every SQLite file reads the same).  An engine opened before any had connected keeps its own dialect, and
+    is the one shared if no other was: a dialect that never connected is not ready (it knows no SQLite
+    version, which reflecting a table asks), and an engine given it would stay so, its own dialect made
+    ready by its connection in its stead."""
     if engine.dialect.name != "sqlite":
         return
-    engine.dialect = _SHARED.setdefault("dialect", engine.dialect)
+    shared = _SHARED.get("dialect")
+    if shared is not None and shared.server_version_info is not None:
+        engine.dialect = shared
+    else:
+        _SHARED["dialect"] = engine.dialect
     engine.update_execution_options(compiled_cache=_STATEMENTS)
 
 
