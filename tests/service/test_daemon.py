@@ -446,7 +446,7 @@ def test_relay_refusing_for_a_while_gets_the_mail_later(tmp_path: Path) -> None:
         assert relay.received == []  # refused once: deferred by a minute
         for attempt in (2, 3):
             clock.now += timedelta(minutes=10)
-            judge.tick()
+            judge.sweep()
             wait_until(lambda: settled()[1] >= attempt)  # noqa: B023 (waited for at once)
         wait_until(lambda: settled()[0] == "sent")
         assert settled() == ("sent", 3)  # refused twice, delivered on the third attempt

@@ -72,6 +72,12 @@ class Running:
         """Have the daemon tick now, and return at once."""
         self.loop.call_soon_threadsafe(self.daemon.deadline_clock.tick_now.set)
 
+    def sweep(self) -> None:
+        """Have the daemon's sender go through the outbox now, as it does every `SENDER_PERIOD` seconds of real
+        time when nothing wakes it, and return at once: a test that moved the clock past a retry's time
+        need not wait out the period."""
+        self.loop.call_soon_threadsafe(self.daemon.sender.outbox_waiting.set)
+
     def ticked(self) -> None:
         """Have the daemon tick now, and return once a tick begun after this call has ended: the games due by
         then have been run and their changes committed (their mail may still be on its way)."""
