@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import socket
+from functools import cache
 from pathlib import Path
 
 
@@ -41,7 +42,15 @@ def claim_for(pid: int) -> None:
 def claimant() -> str:
     """This process as its claims name it: ``host pid N started T`` (its judge's, in a worker)."""
     pid = _HOLDER[0] if _HOLDER else os.getpid()
-    return f"{socket.gethostname()} pid {pid} started {_started(_stat(pid)) or '?'}"[:200]
+    return f"{socket.gethostname()} pid {pid} started {_start(pid)}"[:200]
+
+
+@cache
+def _start(pid: int) -> str:
+    """When process ``pid`` started, as `claimant` names it (``?`` where that cannot be read): read once, when
+    the process is running (a claimant names itself or its judge, both alive when it first claims), for it never
+    changes; reading /proc for each claim was a third of the sender's claim."""
+    return _started(_stat(pid)) or "?"
 
 
 def gone(claimed_by: str | None) -> bool:
