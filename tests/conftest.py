@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from judge.service import passwords
+from judge.service.running import workers
 from tests.support.harness import share_statements_of_every_database
 
 pytest_plugins = ["tests.support.fixtures"]  # the fixtures every test may ask for: judge, relay, clock
@@ -46,9 +47,11 @@ _bytecode_cached()
 @pytest.fixture(autouse=True, scope="session")
 def _cheap_password_hashes() -> Iterator[None]:
     """scrypt at its real cost takes some 50 ms a hash, and the tests hash hundreds of passwords;
-    the cost is written into each stored hash, so checking works the same at any cost."""
+    the cost is written into each stored hash, so checking works the same at any cost.  The daemons'
+    children (`workers.CHILDREN`) import the judge afresh: `tests.support.cheap_hashes` does it there."""
     patch = pytest.MonkeyPatch()
     patch.setattr(passwords, "_N", 2**8)
+    patch.setattr(workers, "PRELOAD", (*workers.PRELOAD, "tests.support.cheap_hashes"))
     yield
     patch.undo()
 
