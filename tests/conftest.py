@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import sys
 import tempfile
 from collections.abc import Generator, Iterator
@@ -38,6 +39,22 @@ def _bytecode_cached() -> None:
     os.environ.setdefault("PYTHONPYCACHEPREFIX", str(cache))
     sys.pycache_prefix = os.environ["PYTHONPYCACHEPREFIX"]
     sys.dont_write_bytecode = False
+    if "PYTEST_XDIST_WORKER" not in os.environ and cache.is_dir():  # once a run, before its workers start
+        _forget_sources_gone(cache)
+
+
+def _forget_sources_gone(cache: Path, folder: Path | None = None, depth: int = 4) -> None:
+    """Remove the bytecode kept for folders that no longer exist, down to ``depth`` folders from the root:
+    the temporary ones of earlier runs (their tests' virtual environments, pip's build environments, the
+    drills' copies of old releases), in which nothing is run again.  They added some 100 MB a run, in
+    memory where the temporary folder is (on this project's machine, 6.3 GB after a few days of runs)."""
+    for entry in (folder or cache).iterdir():
+        if not entry.is_dir() or entry.is_symlink():
+            continue
+        if not (Path("/") / entry.relative_to(cache)).exists():
+            shutil.rmtree(entry, ignore_errors=True)
+        elif depth > 1:
+            _forget_sources_gone(cache, entry, depth - 1)
 
 
 _temporary_files_in_memory()
