@@ -53,6 +53,7 @@ from html.parser import HTMLParser
 from typing import Any, NamedTuple
 
 from judge.mail.flowed import unflow
+from judge.mail.headers import DEFAULT
 from judge.mail.outbound import one_line, usable_message_id, well_formed
 
 MAX_LINES = 2000
@@ -370,7 +371,7 @@ def _parse(raw: bytes) -> Message | None:
     The MIME structure is parsed with the `compat32` policy, which reads headers as plain
     strings: `email.policy.default` parses every Content-Type it meets (about 15 times slower,
     16 s for a 2 MB message of 100,000 parts) and raises on some malformed headers.  The few
-    headers that need real parsing go through `email.policy.default` one by one (`_structured`).
+    headers that need real parsing go through `email.policy.default` (`DEFAULT`) one by one (`_structured`).
     """
     try:
         return email.message_from_bytes(bytes(raw), policy=LENIENT)
@@ -409,7 +410,7 @@ def _structured(msg: Message, name: str) -> Any:
 def _parsed(name: str, value: str) -> Any:
     """Header ``name`` with the unparsed ``value`` parsed by `email.policy.default`, or None."""
     try:
-        return email.policy.default.header_fetch_parse(name, value)
+        return DEFAULT.header_fetch_parse(name, value)
     except Exception:
         return None
 
@@ -536,7 +537,7 @@ def usable_address(address: str) -> str:
 def _written_back(address: str) -> str | None:
     """``address`` as the email package reads it in a To header, or None if it cannot."""
     try:
-        addresses = email.policy.default.header_factory("To", address).addresses
+        addresses = DEFAULT.header_factory("To", address).addresses
     except Exception:
         return None
     return str(addresses[0].addr_spec) if len(addresses) == 1 else None

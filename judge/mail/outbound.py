@@ -45,6 +45,7 @@ from pathlib import Path
 from typing import BinaryIO, Literal, cast
 
 from judge.mail.flowed import FLOWED, flow
+from judge.mail.headers import DEFAULT
 
 LOOP_HEADER = "X-Payola-Judge"
 MAX_MESSAGE_ID = 250  # characters of a message id the judge repeats in In-Reply-To
@@ -55,9 +56,9 @@ LIST_HEADERS = frozenset({"List-Id", "List-Help", "List-Unsubscribe", "List-Unsu
 _SURROGATES = re.compile("[\ud800-\udfff]")
 # Headers are folded only past 200 characters: the email package folds a long Subject by moving
 # all of it to the next line, which readers then show with a leading space.
-_ASCII_HEADERS = policy.default.clone(max_line_length=200)
+_ASCII_HEADERS = DEFAULT.clone(max_line_length=200)
 _UTF8_HEADERS = _ASCII_HEADERS.clone(utf8=True)  # policy.SMTPUTF8, but with the Maildir's \n line endings
-_TEXT_LINE = cast(int, policy.default.max_line_length)  # bytes of a text's line the package writes as it is (78)
+_TEXT_LINE = cast(int, DEFAULT.max_line_length)  # bytes of a text's line the package writes as it is (78)
 
 
 Role = Literal["", "orders", "board"]
@@ -186,7 +187,7 @@ def build_message(
 def _header(name: str, value: str) -> BaseHeader:
     """The header ``name: value`` as ``msg[name] = value`` stores it (ValueError for a value no
     header can carry: a line break, as header injection would be)."""
-    return cast(BaseHeader, policy.default.header_store_parse(name, value)[1])
+    return cast(BaseHeader, DEFAULT.header_store_parse(name, value)[1])
 
 
 @functools.lru_cache(maxsize=1024)
@@ -221,7 +222,7 @@ def _text(text: str, ascii_only: bool) -> tuple[tuple[bytes, ...], tuple[bytes, 
 
 def _package_text(text: str, ascii_only: bool) -> tuple[tuple[bytes, ...], tuple[bytes, ...], bytes]:
     """`_text` as the email package makes it."""
-    part = EmailMessage(policy=policy.default)
+    part = EmailMessage(policy=DEFAULT)
     part.set_content(text, subtype="plain", charset="utf-8", cte=None if text.isascii() else "quoted-printable",
                      params=FLOWED)
     head, _, body = part.as_bytes(policy=_ASCII_HEADERS if ascii_only else _UTF8_HEADERS).partition(b"\n\n")
@@ -264,7 +265,7 @@ def _attachment_head(filename: str, content_type: str, ascii_only: bool) -> byte
     """The headers the email package writes for an attachment, and the blank line under them: the same for every
     file of that name and type, whatever its bytes (the package gives bytes base64 whatever they are), so made once
     for all the pictures of a deadline in all their languages (each language's picture is a file of its own)."""
-    part = EmailMessage(policy=policy.default)
+    part = EmailMessage(policy=DEFAULT)
     maintype, _, subtype = content_type.partition("/")
     part.set_content(b"", maintype=maintype, subtype=subtype, filename=filename)
     return part.as_bytes(policy=_ASCII_HEADERS if ascii_only else _UTF8_HEADERS)
@@ -276,7 +277,7 @@ def check_recipient(to: str) -> None:
     word: header injection), as `build_message` would raise: for checking it when a mail is queued.
     An address found good is remembered (parsing a header costs more than queueing the mail);
     one found bad is checked again each time (an error is never remembered)."""
-    EmailMessage(policy=policy.default)["To"] = to
+    EmailMessage(policy=DEFAULT)["To"] = to
 
 
 def one_line(text: str) -> str:

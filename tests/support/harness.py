@@ -34,6 +34,7 @@ from sqlalchemy.sql.compiler import Compiled
 from sqlalchemy.util import LRUCache
 
 from judge.bootstrap import open_database
+from judge.mail.headers import DEFAULT
 from judge.mail.outbound import MaildirOutbox
 from judge.service.config import Settings
 from judge.service.hosting.kinds import Kinds
@@ -68,7 +69,7 @@ class Sent:
 
     @cached_property
     def message(self) -> EmailMessage:
-        message = email.message_from_bytes(self.raw, policy=email.policy.default)
+        message = email.message_from_bytes(self.raw, policy=DEFAULT)
         assert isinstance(message, EmailMessage)
         return message
 
@@ -389,7 +390,7 @@ def read_sent(raw: bytes) -> Sent:
     first: dict[str, str] = {}
     for name, value in headers.raw_items():
         first.setdefault(name.lower(), value)
-    to, subject = (str(email.policy.default.header_fetch_parse(name, first[name.lower()]))
+    to, subject = (str(DEFAULT.header_fetch_parse(name, first[name.lower()]))
                    if name.lower() in first else "None" for name in ("To", "Subject"))
     part: email.message.Message | None = None
     if headers.get_content_maintype() != "multipart":
@@ -400,7 +401,7 @@ def read_sent(raw: bytes) -> Sent:
         if end > start:  # the line end before a boundary is the boundary's (RFC 2046)
             part = _PART.parsebytes(rest[start + len(boundary) + 3:end])
     if part is None or part.get_content_type() != "text/plain" or part.get_content_disposition() == "attachment":
-        whole = email.message_from_bytes(raw, policy=email.policy.default)
+        whole = email.message_from_bytes(raw, policy=DEFAULT)
         assert isinstance(whole, EmailMessage)
         text = whole.get_body(preferencelist=("plain",))
         return Sent(to, subject, meant(text.get_content()) if text is not None else "", raw)
