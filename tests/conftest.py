@@ -51,7 +51,11 @@ def _forget_sources_gone(cache: Path, folder: Path | None = None, depth: int = 4
     for entry in (folder or cache).iterdir():
         if not entry.is_dir() or entry.is_symlink():
             continue
-        if not (Path("/") / entry.relative_to(cache)).exists():
+        try:
+            there = (Path("/") / entry.relative_to(cache)).exists()
+        except OSError:  # a folder this user may no longer look into: left as it is
+            continue
+        if not there:
             shutil.rmtree(entry, ignore_errors=True)
         elif depth > 1:
             _forget_sources_gone(cache, entry, depth - 1)

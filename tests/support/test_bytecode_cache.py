@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import _forget_sources_gone
 
 
@@ -28,3 +30,19 @@ def test_below_its_depth_nothing_is_looked_at(tmp_path: Path) -> None:
     gone = mirror(cache, tmp_path / "gone")
     _forget_sources_gone(cache, depth=len(tmp_path.parts) - 1)
     assert gone.is_dir()
+
+
+def test_a_folder_that_may_not_be_looked_into_is_left_and_the_run_goes_on(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    cache = tmp_path / "cache"
+    hidden, gone = mirror(cache, tmp_path / "hidden"), mirror(cache, tmp_path / "gone")
+    exists = Path.exists
+
+    def refused(path: Path) -> bool:  # as for a user who may no longer search the folder above it
+        if path == tmp_path / "hidden":
+            raise PermissionError(13, "Permission denied", str(path))
+        return exists(path)
+
+    monkeypatch.setattr(Path, "exists", refused)
+    _forget_sources_gone(cache, depth=len(tmp_path.parts) + 1)
+    assert hidden.is_dir() and not gone.exists()
