@@ -43,3 +43,28 @@ def test_json_commands_do_not_import_the_service(command: str, tmp_path: Path) -
     result = run_probe(command, str(source))
     assert result["status"] == 0 and "error" not in result["answer"]  # type: ignore[operator]
     assert result["imported"] == []
+
+
+# Run several host commands in one fresh interpreter, then report which games' modules ended up imported.
+HOST_PROBE = """
+import contextlib, io, json, sys
+from judge.bootstrap import main
+for arguments in json.loads(sys.stdin.read()):
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        with contextlib.suppress(SystemExit):
+            main(arguments)
+print(json.dumps(sorted(name for name in sys.modules if name.startswith("judge.games."))))
+"""
+
+
+def test_host_commands_that_read_no_game_import_no_kind(tmp_path: Path) -> None:
+    """``judge --version``, ``--help`` and the operator's commands start without the kinds of game (some
+    two thirds of a second): only ``judge demo``'s parser names them (``--pirates``), and the games' tools
+    import their cores when run."""
+    commands = [["--version"], ["--help"], ["db", "version", "--data-dir", str(tmp_path)],
+                ["status", "--data-dir", str(tmp_path)]]
+    proc = subprocess.run([sys.executable, "-c", HOST_PROBE], input=json.dumps(commands), capture_output=True,
+                          text=True, check=True)
+    imported = json.loads(proc.stdout)
+    assert [name for name in imported if name.endswith(".kind") or ".core" in name] == []
+    assert "judge.games.machiavelli.cli" in imported  # the probe did import the games' tools

@@ -89,9 +89,18 @@ The answer holds, among the rest::
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 from judge.api import json_tool
-from judge.games.machiavelli.core.notation import run
+
+
+def run(data: Any) -> dict[str, Any]:
+    """One request (`judge.games.machiavelli.core.notation.run`), the core imported on first use: every
+    ``judge`` command imports this module, and only this one needs the core."""
+    from judge.games.machiavelli.core.notation import run as carried_out
+
+    return carried_out(data)
+
 
 TOOL = json_tool("machiavelli", "carry out a Machiavelli phase (a spring's A orders, or a campaign) given as JSON "
                  "(see docs/reference/json.md)", run)

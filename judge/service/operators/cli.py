@@ -305,9 +305,13 @@ def _database_options(sub: argparse.ArgumentParser) -> None:
     sub.add_argument("--relay-starttls", action="store_true", help="use STARTTLS with the relay")
 
 
-def parser(kinds: Callable[[], Kinds], tools: Sequence[Tool] = ()) -> argparse.ArgumentParser:
+def parser(kinds: Callable[[], Kinds], tools: Sequence[Tool] = (), *,
+           kind_flags: bool = True) -> argparse.ArgumentParser:
     """The ``judge`` command's parser: the host's subcommands, and the games' ``tools`` and the pages' by name
-    only (they read their own arguments).  The command-line reference is generated from it."""
+    only (they read their own arguments).  The command-line reference is generated from it.  Without
+    ``kind_flags`` it lacks ``judge demo``'s flag of each kind (``--pirates``): they import every kind, some
+    two thirds of a second, which a command that reads no game (``judge --version``, ``judge db upgrade``,
+    ``judge status``) need not wait for."""
     judge = argparse.ArgumentParser(prog="judge", description="A mail judge of Payola Diplomacy and other games.")
     judge.add_argument("--version", action=_Version)
     commands = judge.add_subparsers(dest="command", required=True)
@@ -332,7 +336,7 @@ def parser(kinds: Callable[[], Kinds], tools: Sequence[Tool] = ()) -> argparse.A
     demo.add_argument("kind", nargs="?", help="the kind of game to play (default: the judge's default kind)")
     demo.add_argument("scenario", nargs="?", help="a scenario its demo can play besides its own (judge demo "
                       "machiavelli aop)")
-    for kind in list(kinds())[1:]:  # judge demo --pirates, as judge demo pirates
+    for kind in list(kinds())[1:] if kind_flags else ():  # judge demo --pirates, as judge demo pirates
         demo.add_argument(f"--{kind.name}", action="store_const", const=kind.name, dest="flagged",
                           help=f"play {kind.title}: judge demo {kind.name}")
     help_cmd = commands.add_parser("help", help="print the HELP mail this judge sends, and where its documentation is")
@@ -404,7 +408,7 @@ def _command(argv: Sequence[str] | None, kinds: Callable[[], Kinds], tools: Sequ
         from judge.web.cli import main as web_main
 
         return web_main(arguments, kinds)
-    args = parser(kinds, tools).parse_args(arguments)
+    args = parser(kinds, tools, kind_flags=arguments[:1] == ["demo"]).parse_args(arguments)
     if args.command == "demo":
         from judge.service.operators.demo import run_demo
 
