@@ -61,10 +61,11 @@ def test_host_commands_that_read_no_game_import_no_kind(tmp_path: Path) -> None:
     """``judge --version``, ``--help`` and the operator's commands start without the kinds of game (some
     two thirds of a second): only ``judge demo``'s parser names them (``--pirates``), and the games' tools
     import their cores when run."""
-    commands = [["--version"], ["--help"], ["db", "version", "--data-dir", str(tmp_path)],
-                ["status", "--data-dir", str(tmp_path)]]
+    data = ["--data-dir", str(tmp_path)]
+    commands = [["--version"], ["--help"], ["db", "upgrade", *data], ["db", "version", *data], ["status", *data]]
     proc = subprocess.run([sys.executable, "-c", HOST_PROBE], input=json.dumps(commands), capture_output=True,
                           text=True, check=True)
     imported = json.loads(proc.stdout)
     assert [name for name in imported if name.endswith(".kind") or ".core" in name] == []
     assert "judge.games.machiavelli.cli" in imported  # the probe did import the games' tools
+    assert (tmp_path / "judge.db").exists()  # and status read a database
