@@ -68,4 +68,4 @@ def test_host_commands_that_read_no_game_import_no_kind(tmp_path: Path) -> None:
     imported = json.loads(proc.stdout)
     assert [name for name in imported if name.endswith(".kind") or ".core" in name] == []
     assert "judge.games.machiavelli.cli" in imported  # the probe did import the games' tools
-    assert (tmp_path / "judge.db").exists()  # and status read a database
+    assert (tmp_path / "judge.db").exists()  # made by db upgrade, so that db version and status read one
