@@ -78,7 +78,12 @@ def unscripted(kinds: Kinds) -> list[str]:
 def started(tmp_path: Path, script: Script, **settings: Any) -> Judge:
     """A judge of the script's registry (``settings``: `Judge`'s) with a game of ``script``'s kind created, joined
     and started, its start mail unread: played once per test process and kind, then copied (`once`)."""
-    return once(Judge(tmp_path, kinds=script.kinds(), **settings), _start, script)
+    return start(Judge(tmp_path, kinds=script.kinds(), **settings), script)
+
+
+def start(judge: Judge, script: Script) -> Judge:
+    """``judge``, of the script's registry, with `started`'s game: for a build of `once` that goes on from there."""
+    return once(judge, _start, script)
 
 
 def _start(judge: Judge, script: Script) -> None:

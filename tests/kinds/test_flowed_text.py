@@ -15,15 +15,20 @@ from sqlalchemy import select
 from judge.mail.flowed import WIDTH, is_fixed
 from judge.service.incoming import help_topics
 from judge.store.models import Outbox
-from tests.kinds.scripts import GAME, GM, Script, address, master, send, started, state
+from tests.kinds.scripts import GAME, GM, Script, address, master, send, start, state
 from tests.support.flowed import chunks, on_a_phone
-from tests.support.harness import Judge, Sent
+from tests.support.harness import Judge, Sent, once
 
 
 def _play(tmp_path: Path, script: Script) -> Judge:
     """A game of ``script``'s kind started, a player's HELP and CHECK answered, its first phase
-    played and processed, rolled back and processed again where the kind can, then ended."""
-    judge = started(tmp_path, script)
+    played and processed, rolled back and processed again where the kind can, then ended: played once per
+    test process and kind, then copied (`once`), as two tests read it."""
+    return once(Judge(tmp_path, kinds=script.kinds()), _played, script)
+
+
+def _played(judge: Judge, script: Script) -> None:
+    start(judge, script)
     starts = {name: judge.last_to(address(name)) for name, _, _ in script.players}
     first = script.players[0][0]
     send(judge, script, first, "CHECK", *script.order(first, starts[first]))
@@ -35,15 +40,19 @@ def _play(tmp_path: Path, script: Script) -> Judge:
     judge.send("stranger@example.org", f"WHOGAME {GAME}")
     if state(judge)[0] != "finished":  # the test kind's game of two lots may be over already
         judge.terminate(GM, f"SIGNON MASTER@{GAME} gm-pw")
-    return judge
 
 
 def _asked_for_help(tmp_path: Path, script: Script) -> Judge:
     """A game of ``script``'s kind started, and every HELP asked of the judge: by a stranger (the index,
     all of it, each kind's help and each of its topics, each of the host's topics), by the game's first
-    player (its game's help, each of the host's topics and of its kind's) and by its game master."""
-    judge = started(tmp_path, script)
-    kinds = script.kinds()  # the kinds `started` hosts
+    player (its game's help, each of the host's topics and of its kind's) and by its game master: played
+    once per test process and kind, then copied (`once`), as two tests read it."""
+    return once(Judge(tmp_path, kinds=script.kinds()), _asked, script)
+
+
+def _asked(judge: Judge, script: Script) -> None:
+    start(judge, script)
+    kinds = script.kinds()  # the kinds `start` hosts
     host = [topic.name for topic in help_topics.host_part(judge.settings, kinds).topics]
     stranger = ["", "INDEX", "ALL", *host]
     for kind in kinds:
@@ -56,7 +65,6 @@ def _asked_for_help(tmp_path: Path, script: Script) -> Judge:
     for words in ("", *host, *own):
         send(judge, script, first, f"HELP {words}".strip())
     master(judge, "HELP", "HELP master")
-    return judge
 
 
 def _long_lines(judge: Judge) -> set[tuple[str, str]]:
