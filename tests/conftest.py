@@ -95,9 +95,10 @@ def pytest_runtest_call(item: pytest.Item) -> Generator[None, None, None]:
     lie beneath it, and the last of them takes over when it stops: each is stopped too, then started again, else
     the test runs traced all the same."""
     beneath = []
-    while item.get_closest_marker("no_cover") and (measuring := coverage.Coverage.current()) is not None:
-        measuring.stop()
-        beneath.append(measuring)
+    if item.get_closest_marker("no_cover"):
+        while (measuring := coverage.Coverage.current()) is not None:
+            measuring.stop()
+            beneath.append(measuring)
     try:
         return (yield)
     finally:

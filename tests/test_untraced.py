@@ -31,7 +31,6 @@ def test_every_untraced_test_is_a_test_function_of_its_file() -> None:
     ("tests/engine/test_legal.py::test_f[1-world-S2000M]|run", "engine/test_legal.py::test_f"),
     ("tests/engine/test_legal.py::test_f|run", "engine/test_legal.py::test_f"),
     ("tests/engine/test_legal.py::test_f|setup", None),  # a fixture's: it stays traced
-    ("tests/docs/test_site.py::test_builds|run", None),  # CI's main run skips it: it stands in for nothing there
 ])
 def test_a_context_is_the_call_of_the_test_it_names(context: str, test: str | None) -> None:
     assert call_of(context) == test
@@ -45,12 +44,19 @@ RAN = runners({
     ("judge/x.py", 3): ["tests/c.py::c|run", "tests/c.py::c|setup"],
     ("judge/x.py", 4): ["tests/d.py::d|run", "tests/b.py::b|run"],
 })
+# A fifth line, run by "a" and by a test CI's main run skips (it needs the docs extra) in its call and its setup.
+SKIPPED = runners({("judge/x.py", 5): ["tests/a.py::a|run", "tests/docs/test_site.py::test_builds|run",
+                                       "tests/docs/test_site.py::test_builds|setup"]})
 
 
 def test_an_untraced_test_that_alone_runs_a_line_must_be_traced_again() -> None:
     assert alone(RAN, ["a.py::a"]) == {"a.py::a": 1}
     assert alone(RAN, ["b.py::b", "c.py::c"]) == {"b.py::b": 1, "c.py::c": 1}  # L2: nobody traced runs it
     assert alone(RAN, ["c.py::c", "d.py::d"]) == {}  # L3 has its setup, L2 and L4 have b
+
+
+def test_a_test_ci_skips_stands_in_for_no_untraced_test() -> None:
+    assert alone(SKIPPED, ["a.py::a"]) == {"a.py::a": 1}
 
 
 def test_the_slowest_tests_whose_lines_others_run_are_the_candidates_each_counting_those_taken_before() -> None:

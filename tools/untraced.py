@@ -34,20 +34,23 @@ Line = tuple[str, int]
 
 def call_of(context: str) -> str | None:
     """The test whose call a context of ``--cov-context=test`` is (``tests/a.py::test_f[x]|run`` is
-    ``a.py::test_f``), or None: a fixture's setup or teardown, a process the test started (no context), a test CI
-    skips."""
+    ``a.py::test_f``), or None: a fixture's setup or teardown, a process the test started (no context)."""
     node, _, phase = context.rpartition("|")
     if phase != "run" or not node.startswith("tests/"):
         return None
     path, _, function = node.removeprefix("tests/").partition("::")
-    if path.startswith(SKIPPED_IN_CI):
-        return None
     return f"{path}::{function.partition('[')[0]}"
 
 
+def skipped_in_ci(context: str) -> bool:
+    """Whether a context is of a test CI's main run skips (`SKIPPED_IN_CI`), its call or its fixtures'."""
+    return context.startswith("tests/") and context.removeprefix("tests/").startswith(SKIPPED_IN_CI)
+
+
 def runners(lines: Mapping[Line, Iterable[str]]) -> dict[Line, frozenset[str | None]]:
-    """For each line, who ran it: the tests whose calls did, and None where anything else did (a setup, a process)."""
-    return {line: frozenset(call_of(context) if context else None for context in contexts)
+    """For each line, who ran it: the tests whose calls did, and None where anything else did (a setup, a process);
+    the tests CI skips left out, as they would not run it there."""
+    return {line: frozenset(call_of(context) for context in contexts if not skipped_in_ci(context))
             for line, contexts in lines.items()}
 
 
