@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 import shutil
 import sys
@@ -86,6 +87,23 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> Generator[None, int,
     file meanwhile.  PYTEST_XDIST_AUTO_NUM_WORKERS, when set, is the count as it stands."""
     cores = yield
     return cores if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS") else cores + 1
+
+
+# The cyclic garbage collector's first threshold in the test process once the suite is collected, against
+# Python's 700: a tenth of the collections, and fewer old objects promoted for the full collections to walk.
+COLLECT_EVERY = 10_000
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """What the test process holds once the suite is collected (the modules, the libraries, the collected tests)
+    lives to its end: the garbage collector stops walking it (`gc.freeze`), and counts more allocations before
+    each pass.  Six by-mail files in one test process: its passes 4.0 s of some 70 s of CPU, 1.8 s with these two
+    (timed with `gc.callbacks`; the whole run's CPU within the machine's noise).  The test process alone: the
+    judges the tests start as processes collect as the judge does anywhere."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(COLLECT_EVERY, *gc.get_threshold()[1:])
 
 
 @pytest.hookimpl(wrapper=True, trylast=True)
