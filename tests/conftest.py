@@ -191,65 +191,9 @@ DATABASE = (
     "service/test_operator.py", "service/test_sender_edges.py", "service/test_cut_off.py",
     "service/test_shared_clock.py", "service/test_machines.py",
 )  # and single tests elsewhere marked `@pytest.mark.database` (test_daemon's judges sharing one database)
-# The tests CI's coverage does not trace (pytest-cov's `no_cover`): each line of judge/ that one of them runs, another
-# test runs too, so the gate measures the same lines without them, and coverage on Python 3.11 doubles the CPU of
-# whatever it traces.  Only a test's own call goes untraced (its fixtures and the processes it starts do not): every
-# parameter of a function named here.  Chosen from a run that recorded which test ran each line, the slowest first
-# (a third of the CPU of the tests' calls under coverage); `tools/untraced.py` says which of them must
-# be traced again once a line comes to be theirs alone, and which others could join them.
-UNTRACED = (
-    "bench/test_newcomers.py::test_without_slips_each_seat_sends_one_mail_and_no_line_is_refused",
-    "engine/test_convoys.py::test_minimal_routes_and_destinations_match_brute_force",
-    "engine/test_legal.py::test_legal_orders_agree_with_check_where_convoys_abound_on_every_board",
-    "engine/test_legal.py::test_legal_orders_are_exactly_the_orders_check_accepts_on_every_board",
-    "games/exchange/test_properties.py::test_zerosum_6_7_money_is_conserved_through_random_years_bribes_owed_and_captures_moved",
-    "games/machiavelli/test_aop_deserted_by_smtp.py::test_H1_H2_an_aop_game_every_country_of_which_falls_silent_ends_deserted_its_extensions_naming_none",
-    "games/machiavelli/test_aop_silence_by_mail.py::test_an_aop_game_every_country_of_which_falls_silent_ends_as_deserted",
-    "games/machiavelli/test_aop_silence_by_mail.py::test_an_aop_year_on_the_weekly_clock_with_a_silent_country_abandoned_and_taken_over_in_time",
-    "games/machiavelli/test_by_mail.py::test_a_campaigns_mail_carries_its_operations_and_the_board_as_maps",
-    "games/machiavelli/test_drawing.py::test_the_png_looks_like_the_svg_rasterised_whole",
-    "games/payola/test_mail_weight_by_mail.py::test_a_results_mail_with_its_default_picture_stays_under_the_board_s_limit",
-    "games/payola/test_variant_boards_by_mail.py::test_rule_6_2_a_36_power_void_game_by_mail_works_as_a_seven_power_one",
-    "games/pirates/test_match_by_mail.py::test_a_whole_14_player_match_by_mail_tells_each_player_only_what_the_rules_allow",
-    "games/pirates/test_match_by_mail.py::test_p11_a_whole_match_whose_richest_player_is_alone_ends_after_the_final_phase",
-    "games/pirates/test_match_by_mail.py::test_p11_a_whole_match_with_two_players_tied_richest_ends_as_its_last_voting_phase_closes",
-    "games/test_seat_views_by_mail.py::test_every_payola_seat_rebuilds_the_board_and_its_balance_from_its_results_text",
-    "games/test_seat_views_by_mail.py::test_every_tin_cup_seat_rebuilds_what_it_may_see_from_its_results_text_and_nothing_more",
-    "kinds/test_every_command.py::test_every_kinds_game_is_exported_played_again_as_recorded_and_imported_to_play_on",
-    "kinds/test_every_command.py::test_every_kinds_pages_and_feeds_name_the_phase_in_words_and_its_deadline_and_publish_its_end",
-    "kinds/test_flowed_text.py::test_every_answer_to_help_is_flowed_and_no_line_is_over_72_characters",
-    "kinds/test_flowed_text.py::test_every_answer_to_help_read_by_a_phone_gives_back_what_the_judge_wrote",
-    "kinds/test_flowed_text.py::test_every_kinds_mail_read_by_a_phone_gives_back_what_the_judge_wrote",
-    "kinds/test_help_of_every_kind.py::test_a_seat_of_every_kind_is_answered_its_games_help_and_its_topics",
-    "mail/test_inbound.py::test_pathological_inputs_are_fast",
-    "payola/test_properties.py::test_nobody_overspends_money_is_conserved_and_results_repeat_on_every_board",
-    "payola/test_reductions.py::test_rule_5_5_events_equal_reference_rounds",
-    "payola/test_reductions.py::test_rule_5_5_powers_outbidding_each_other_equal_reference_rounds",
-    "payola/test_reductions.py::test_rule_6_4_ebayola_events_equal_reference_rounds",
-    "payola/test_reductions.py::test_rule_6_4_ebayola_powers_outbidding_each_other_equal_reference_rounds",
-    "render/test_board_colours.py::test_every_boards_powers_stay_apart_whatever_the_readers_vision",
-    "render/test_geometry.py::test_adjacent_provinces_share_a_visible_border",
-    "render/test_geometry.py::test_labels_units_and_centers_lie_inside_their_area",
-    "render/test_geometry.py::test_other_provinces_touch_at_most_at_a_point",
-    "service/test_daemon.py::test_two_judges_racing_on_one_database_process_each_phase_once",
-    "service/test_ends_every_kind.py::test_every_kinds_finished_game_names_its_players_as_the_pages_do_and_places_them",
-    "service/test_game_records.py::test_a_game_of_every_kind_replays_as_recorded_and_its_record_fits_the_schema",
-    "service/test_game_records.py::test_a_record_of_a_judge_that_kept_no_votes_in_its_results_replays_as_recorded",
-    "service/test_game_records.py::test_export_import_export_gives_the_same_record",
-    "service/test_games_in_progress_upgrade.py::test_the_way_back_to_0020_and_forward_again_keeps_every_game_and_mail_of_every_kind_with_its_maps",
-    "service/test_languages.py::test_the_catalogues_list_every_marked_message_and_the_complete_languages_are_whole",
-    "service/test_late_mail.py::test_a_late_mails_lines_are_applied_to_the_phase_now_when_a_line_phase_names_it",
-    "service/test_one_mailbox_by_mail.py::test_H4_the_hall_of_fame_keys_a_person_by_the_mailbox_never_the_local_part",
-    "service/test_passwords_at_rest.py::test_no_file_of_a_cleanly_stopped_judge_keeps_a_password",
-    "service/test_restart_mid_evening.py::test_a_deadline_that_passed_while_no_judge_listened_waits_then_runs_in_the_workers_and_other_mail_is_answered",
-    "service/test_restart_mid_evening.py::test_a_judge_killed_mid_evening_and_started_again_runs_the_rest_at_once_in_its_workers_and_answers_mail",
-    "service/test_silent_seats.py::test_M63_the_end_mail_names_the_players_addresses_only_to_the_games_own_players_and_master",
-    "service/test_states.py::test_nothing_but_the_transition_function_writes_a_games_state",
-    "service/test_three_languages_by_smtp.py::test_each_player_reads_the_whole_game_in_their_language_with_the_same_figures",
-    "test_complexity.py::test_no_function_of_the_judge_is_more_complex_than_25",
-    "web/test_hall_of_fame.py::test_H4_a_game_ended_within_a_day_of_its_start_places_nobody",
-    "web/test_hall_of_fame.py::test_a_finished_game_of_every_kind_shows_its_end_publication_and_links_its_record",
-)
+# The tests CI's coverage does not trace: tests/untraced.txt says which and why.
+UNTRACED = tuple(line for line in (Path(__file__).parent / "untraced.txt").read_text(encoding="utf-8").splitlines()
+                 if line and not line.startswith("#"))
 MARKERS = {
     "unit": "a pure core's tests: values in, values out, no database, no mail",
     "host": "the host's tests against the host: a judge on a temporary database fed mails, the web pages",

@@ -2,7 +2,7 @@
 
 CI runs the suite under coverage (`.ci/run`), which on Python 3.11 doubles the CPU of whatever it traces: every
 line of every library, not only the judge's.  A test each line of which, in ``judge/``, other tests run too adds
-nothing to the figure, and runs untraced (`UNTRACED` in `tests/conftest.py`, pytest-cov's ``no_cover``): the gate
+nothing to the figure, and runs untraced (`tests/untraced.txt`, pytest-cov's ``no_cover``): the gate
 measures the same lines for less.  This tool reads a run of the suite that recorded which test ran each line, and
 says which listed tests must be traced again (alone, they run a line: untraced, the figure would drop) and which
 unlisted ones could go on the list, the slowest first::
@@ -10,10 +10,10 @@ unlisted ones could go on the list, the slowest first::
     .venv/bin/python -m pytest --cov --cov-context=test --junitxml=/tmp/times.xml
     .venv/bin/python tools/untraced.py .coverage /tmp/times.xml
 
-A test is named as `UNTRACED` names it, its file relative to ``tests/`` and its function, every parameter of it at
-once: ``engine/test_legal.py::test_legal_orders_are_exactly_the_orders_check_accepts_on_every_board``.  Only the
-test's own call goes untraced (its fixtures' setup and the processes it starts stay traced), so only lines its
-call ran count as its.  The files of tests that CI's main run skips (they need an extra it does not install) are
+A test is named as `tests/untraced.txt` names it, its file relative to ``tests/`` and its function, every parameter
+of it at once: ``engine/test_legal.py::test_legal_orders_are_exactly_the_orders_check_accepts_on_every_board``.
+Only the test's own call goes untraced (its fixtures' setup and the processes it starts stay traced), so only lines
+its call ran count as its.  The files of tests that CI's main run skips (they need an extra it does not install) are
 left out of the reckoning: their lines would not be there to stand in for another's.
 """
 
@@ -69,7 +69,8 @@ def alone(ran: Mapping[Line, frozenset[str | None]], untraced: Iterable[str]) ->
 def candidates(ran: Mapping[Line, frozenset[str | None]], untraced: Iterable[str],
                seconds: Mapping[str, float]) -> list[str]:
     """The tests not listed that could run untraced with those listed, the slowest first: taken one by one, each
-    runs no line that only it and the untraced tests run."""
+    runs no line that only it and the untraced tests run.  A test CI's main run skips is none: it is not traced
+    there."""
     listed = set(untraced)
     lines_of: dict[str, list[frozenset[str | None]]] = defaultdict(list)
     for by in ran.values():
@@ -78,7 +79,7 @@ def candidates(ran: Mapping[Line, frozenset[str | None]], untraced: Iterable[str
                 lines_of[test].append(by)
     found = []
     for test in sorted(seconds, key=lambda name: -seconds[name]):
-        if test in listed:
+        if test in listed or test.startswith(SKIPPED_IN_CI):
             continue
         if all(by - listed - {test} for by in lines_of.get(test, ())):
             listed.add(test)
