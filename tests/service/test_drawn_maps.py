@@ -10,15 +10,15 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
-from sqlalchemy import select
+from sqlalchemy import event, select
 
 from judge.bootstrap import open_database
 from judge.mail.outbound import Attachment, Drawn, MaildirOutbox
 from judge.service.config import Settings
-from judge.service.outgoing.outbox import DRAWING_TIME, Drawings, queue
+from judge.service.outgoing.outbox import DRAWING_TIME, Drawings, blob, queue
 from judge.service.outgoing.sender import MaildirTransport, deliver_pending
 from judge.store.database import Database
-from judge.store.models import Game, Outbox
+from judge.store.models import Blob, Game, Outbox
 from tests.support.harness import fresh_database_url
 from tests.support.people import GM
 
@@ -73,6 +73,39 @@ def test_a_map_is_drawn_once_the_change_is_committed_and_once_for_every_mail_car
     assert rows(db) == {"a@example.org": ("pending", [("g1-F1901M.png", b"PNG")]),
                         "b@example.org": ("pending", [("g1-F1901M.png", b"PNG")]),
                         GM: ("pending", [("g1-F1901M.png", b"PNG"), ("g1-chart.txt", b"chart")])}
+
+
+def test_a_changes_files_are_looked_for_among_the_stored_ones_in_one_query(db: Database, settings: Settings) -> None:
+    """A phase's maps, a picture for each language its readers read, are each stored once, the one stored
+    already (by an earlier change) found, with one query on the blobs for all of them: looked up one by
+    one, each lookup first wrote the blob the one before had added."""
+    stored_before = Attachment("g1-S1901M.png", "image/png", b"PNG of spring")
+    with db.transaction() as session:
+        blob(session, stored_before.data)
+    def picture(name: str, text: str) -> Drawn:
+        return Drawn(f"g1-{name}.png", "image/png", text.encode)
+
+    pictures = {language: [picture("orders", f"orders, {language}"), picture("F1901M", f"board, {language}")]
+                for language in ("en", "it", "fr")}
+    looked_up: list[str] = []
+
+    def count(_connection: object, _cursor: object, statement: str, *_: object) -> None:
+        if statement.lstrip().upper().startswith("SELECT") and "FROM blobs" in statement:
+            looked_up.append(statement)
+
+    event.listen(db.engine, "before_cursor_execute", count)
+    try:
+        results(db, settings, {f"{language}@example.org": [*drawn, stored_before]
+                               for language, drawn in pictures.items()})
+    finally:
+        event.remove(db.engine, "before_cursor_execute", count)
+    assert len(looked_up) == 1
+    with db.transaction() as session:
+        assert sorted(session.scalars(select(Blob.data))) == sorted(
+            [b"PNG of spring"] + [f"{what}, {language}".encode() for what in ("board", "orders")
+                                  for language in ("en", "it", "fr")])
+    assert rows(db)["it@example.org"] == ("pending", [("g1-orders.png", b"orders, it"), ("g1-F1901M.png", b"board, it"),
+                                                      ("g1-S1901M.png", b"PNG of spring")])
 
 
 def test_a_map_that_cannot_be_drawn_leaves_its_mail_to_go_without_it(db: Database, settings: Settings) -> None:
