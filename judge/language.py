@@ -55,6 +55,7 @@ HOST_PACKAGE = "judge"
 _PACKAGES: list[str] = [HOST_PACKAGE]
 """The packages whose ``locale`` folder holds a catalogue: the host's, then each kind's (`add_catalogue`)."""
 _reader: ContextVar[str] = ContextVar("judge_reader_language", default=SOURCE)
+_pages: ContextVar[str | None] = ContextVar("judge_pages_language", default=None)
 
 
 def add_catalogue(package: str) -> None:
@@ -117,13 +118,24 @@ def current() -> str:
 
 
 @contextmanager
-def reading(language: str) -> Iterator[None]:
-    """Write in ``language`` within the block: every message asked for inside is in it."""
+def reading(language: str, *, pages: str | None = None) -> Iterator[None]:
+    """Write in ``language`` within the block: every message asked for inside is in it.  With ``pages``, the
+    language the pages of the game written for are in (`pages_language`), where the writer knows it."""
     token = _reader.set(language if language in offered() else SOURCE)
+    kept = _pages.set(pages) if pages is not None else None
     try:
         yield
     finally:
+        if kept is not None:
+            _pages.reset(kept)
         _reader.reset(token)
+
+
+def pages_language() -> str | None:
+    """The language of the pages of the game being written for, where the writer said it (`reading`: a results
+    mail's maps, drawn for their readers): what is drawn in another language is never shown on its pages, and
+    is not kept for them (`judge.render.png.Drawn`).  None where nobody said."""
+    return _pages.get()
 
 
 def gettext(message: str, /, **values: object) -> str:

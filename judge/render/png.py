@@ -51,7 +51,7 @@ from cairosvg.surface import PNGSurface
 from PIL import Image, ImageChops
 
 from judge.engine.position import Position
-from judge.language import current
+from judge.language import current, pages_language
 from judge.render.board import Board, Shape
 from judge.render.paint import paint, rgb
 from judge.render.svg import (
@@ -385,21 +385,25 @@ class Drawn:
 
     A deadline worker runs all the games it can claim first and writes their pages after (the
     pages are off the evening's path: `judge.service.running.app.drain`), so the pages of its first
-    game show maps drawn hundreds of pictures earlier; they are read back here, not drawn again."""
+    game show maps drawn hundreds of pictures earlier; they are read back here, not drawn again.  A
+    picture drawn in another language than its game's pages' (`judge.language.pages_language`: a
+    results mail's for its readers of another language) is kept in memory alone: no page shows it,
+    and writing each to disk cost a tenth of what drawing it in a language after the first did."""
 
     KEPT = 32  # pictures in memory: a phase's maps, and some to spare
     SPOOLED_BYTES = 512 * 2**20  # on disk: an evening's maps of a worker (about 200 MB for 500 games)
 
     def __init__(self) -> None:
-        self.memory: OrderedDict[tuple[object, ...], bytes] = OrderedDict()  # the newest last
+        self.memory: OrderedDict[tuple[object, ...], tuple[bytes, bool]] = OrderedDict()  # the newest last,
+        # each with whether it is spooled once it leaves memory
         self.spooled: OrderedDict[str, int] = OrderedDict()  # file name (a digest of the key) -> its size
         self.spooled_bytes = 0
         self.folder: Path | None = None
 
     def get(self, key: tuple[object, ...]) -> bytes | None:
-        if (png := self.memory.get(key)) is not None:
+        if (kept := self.memory.get(key)) is not None:
             self.memory.move_to_end(key)
-            return png
+            return kept[0]
         if self.folder is None or (name := _digest(key)) not in self.spooled:
             return None
         try:
@@ -410,9 +414,11 @@ class Drawn:
         return png
 
     def put(self, key: tuple[object, ...], png: bytes) -> None:
-        self.memory[key] = png
+        self.memory[key] = png, pages_language() in (None, current())
         if len(self.memory) > self.KEPT:
-            self._spool(*self.memory.popitem(last=False))
+            oldest, (kept, spooled) = self.memory.popitem(last=False)
+            if spooled:
+                self._spool(oldest, kept)
 
     def _spool(self, key: tuple[object, ...], png: bytes) -> None:
         """Keep ``png`` on disk, the oldest files going beyond `SPOOLED_BYTES`.  A disk that

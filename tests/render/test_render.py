@@ -23,6 +23,7 @@ from judge.engine.notation import position_from_data
 from judge.engine.orders import PhaseKind, parse_order
 from judge.engine.phases import adjudicate
 from judge.engine.position import Position
+from judge.language import reading
 from judge.render import Board, BoardError, load_board, render_svg
 from judge.render.palette import power_colours
 from judge.render.png import _on_white, rasterise, render_png, svg_to_png
@@ -720,6 +721,36 @@ def test_a_picture_pushed_out_of_memory_is_read_back_from_disk_not_drawn_again(
     assert not list(folder.iterdir()) and not drawn.memory
     render_png(position, title="First", width=300)
     assert len(composed) == 6
+
+
+def test_a_picture_in_another_language_than_its_pages_is_kept_in_memory_alone(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A results mail's maps drawn for its Italian and French readers, in a game whose pages are English: the
+    pages will ask for the English ones alone, which alone go to disk when memory is full; where nobody said
+    which language the pages are in, every picture goes."""
+    from judge.render import png as pictures
+
+    drawn = pictures.Drawn()
+    drawn.KEPT = 1
+    monkeypatch.setattr(pictures, "DRAWN", drawn)
+    position = position_from_data(MIDGAME)[0]
+    for language in ("en", "it", "fr"):
+        with reading(language, pages="en"):
+            render_png(position, title="Game", width=300)
+    with reading("it"):
+        render_png(position, title="Another", width=300)
+    render_png(position, title="Last", width=300)
+    assert [key[0] for key in drawn.memory] == ["en"]
+    assert len(drawn.spooled) == 2  # the game's English picture, and the other game's Italian one
+    composed: list[str] = []
+    compose = pictures._compose
+    monkeypatch.setattr(pictures, "_compose", lambda drawing, width: composed.append(drawing.frame) or
+                        compose(drawing, width))
+    render_png(position, title="Game", width=300)  # the pages' picture, read back from disk
+    with reading("it"):
+        render_png(position, title="Another", width=300)
+        render_png(position, title="Game", width=300)  # never kept
+    assert len(composed) == 1
 
 
 def test_the_pictures_kept_on_disk_are_bounded_by_their_bytes_the_oldest_going_first(

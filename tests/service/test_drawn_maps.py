@@ -13,6 +13,7 @@ import pytest
 from sqlalchemy import event, select
 
 from judge.bootstrap import open_database
+from judge.language import current, pages_language, reading
 from judge.mail.outbound import Attachment, Drawn, MaildirOutbox
 from judge.service.config import Settings
 from judge.service.outgoing.outbox import DRAWING_TIME, Drawings, blob, queue
@@ -106,6 +107,30 @@ def test_a_changes_files_are_looked_for_among_the_stored_ones_in_one_query(db: D
                                   for language in ("en", "it", "fr")])
     assert rows(db)["it@example.org"] == ("pending", [("g1-orders.png", b"orders, it"), ("g1-F1901M.png", b"board, it"),
                                                       ("g1-S1901M.png", b"PNG of spring")])
+
+
+@pytest.mark.parametrize("game_language", [None, "fr"])
+def test_a_map_is_drawn_knowing_the_language_of_its_games_pages(
+        db: Database, settings: Settings, game_language: str | None) -> None:
+    """The pages are in the game's language (SET GAME LANGUAGE), else the judge's: a map drawn for a reader of
+    another is not kept for them (`judge.render.png.Drawn`)."""
+    seen: list[tuple[str, str | None]] = []
+
+    def draw() -> bytes:
+        seen.append((current(), pages_language()))
+        return b"PNG"
+
+    board = Drawn("g1-F1901M.png", "image/png", draw)
+    with db.transaction() as session:
+        game = Game(name="g1", gm_address=GM, gm_password="-", seed=1, created_at=NOW,
+                    settings={"language": game_language} if game_language else {})
+        session.add(game)
+        session.flush()
+        for language in ("en", "it"):
+            with reading(language):
+                queue(session, settings, to=f"{language}@example.org", subject="g1 S1901M results", body="-\n",
+                      kind="results", now=NOW, game_id=game.id, attachments=[board])
+    assert seen == [("en", game_language or "en"), ("it", game_language or "en")]
 
 
 def test_a_map_that_cannot_be_drawn_leaves_its_mail_to_go_without_it(db: Database, settings: Settings) -> None:

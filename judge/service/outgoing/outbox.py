@@ -159,7 +159,8 @@ def queue(
     if quiet:
         return row_id
     if drawing:
-        _drawings(session).append((row_id, message_id, tuple(attachments), current()))
+        pages = preferences.language_of(session, settings, "", session.get(Game, game_id)) if game_id else None
+        _drawings(session).append((row_id, message_id, tuple(attachments), current(), pages))
         return row_id
     for attachment in attachments:  # the ORM writes a file after its blob, if that is new
         assert isinstance(attachment, Attachment)
@@ -216,8 +217,9 @@ def release(session: Session, address: str, game_id: int) -> int:
 
 
 # Mails waiting for drawings (id and Message-ID: a row a rolled-back savepoint queued may leave its id to
-# another, on SQLite), their files, and the language they are written in (their reader's: their pictures' too).
-_Waiting = list[tuple[int, str, tuple[Attachment | Drawn, ...], str]]
+# another, on SQLite), their files, the language they are written in (their reader's: their pictures' too), and
+# that of their game's pages (None for no game's mail: `judge.language.pages_language`).
+_Waiting = list[tuple[int, str, tuple[Attachment | Drawn, ...], str, str | None]]
 
 
 def _drawings(session: Session) -> _Waiting:
@@ -260,21 +262,21 @@ def _draw(db: Database, waiting: _Waiting) -> None:
     with db.transaction() as session:
         alive = {(row_id, message_id): game for row_id, message_id, game in session.execute(
             select(Outbox.id, Outbox.message_id, Game.name).outerjoin(Game, Game.id == Outbox.game_id)
-            .where(Outbox.id.in_([row_id for row_id, _, _, _ in waiting]), Outbox.status.in_(_NOT_LEFT)))}
+            .where(Outbox.id.in_([row_id for row_id, *_ in waiting]), Outbox.status.in_(_NOT_LEFT)))}
     waiting = [mail for mail in waiting if (mail[0], mail[1]) in alive]
     if not waiting:
         return
-    wanted: dict[int, tuple[Drawn, dict[str, None]]] = {}  # each file, and the languages it is wanted in
-    for _, _, files, language in waiting:
+    wanted: dict[int, tuple[Drawn, dict[str, None], str | None]] = {}  # each file, the languages it is wanted
+    for _, _, files, language, pages in waiting:  # in, and its game's pages'
         for file in files:
             if isinstance(file, Drawn):
-                wanted.setdefault(id(file), (file, {}))[1][language] = None
+                wanted.setdefault(id(file), (file, {}, pages))[1][language] = None
     made: dict[tuple[int, str], bytes | None] = {}
-    for key, (file, languages) in wanted.items():  # a picture in each of its languages in turn: its body is
-        for language in languages:  # composed once for them all (`judge.render.png.BODIES`)
-            made[(key, language)] = _drawn(file, language)
+    for key, (file, languages, pages) in wanted.items():  # a picture in each of its languages in turn: its body
+        for language in languages:  # is composed once for them all (`judge.render.png.BODIES`)
+            made[(key, language)] = _drawn(file, language, pages)
     mails: _Files = []
-    for row_id, message_id, files, language in waiting:
+    for row_id, message_id, files, language, _ in waiting:
         drawn = [(file, file.data if isinstance(file, Attachment) else made[(id(file), language)]) for file in files]
         mails.append((row_id, message_id, tuple(file if isinstance(file, Attachment) else
                                                 Attachment(file.filename, file.content_type, data)
@@ -285,10 +287,11 @@ def _draw(db: Database, waiting: _Waiting) -> None:
         KEPT.keep(mails, exc, sorted({game for game in alive.values() if game}))
 
 
-def _drawn(file: Drawn, language: str) -> bytes | None:
-    """The bytes of ``file`` drawn in ``language``, or None (logged) if the drawing fails."""
+def _drawn(file: Drawn, language: str, pages: str | None) -> bytes | None:
+    """The bytes of ``file`` drawn in ``language`` for a game whose pages are in ``pages``, or None (logged) if the
+    drawing fails."""
     try:
-        with reading(language):
+        with reading(language, pages=pages):
             return file.draw()
     except Exception:
         log.exception("%s could not be drawn; its mails go without it", file.filename)
