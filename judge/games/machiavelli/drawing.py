@@ -53,6 +53,7 @@ from __future__ import annotations
 import itertools
 import json
 import math
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
@@ -740,12 +741,12 @@ def _counts(cities: int, units: int, eliminated: bool) -> str:
 def _legend(board: Board, geometry: Geometry, position: Position, style: _Style, top: float, width: float) -> str:
     """Each power's colour and letter, its cities and units; the independents; how the marks read."""
     entries: list[tuple[str, str, str, str, str]] = []  # the name kept, the name shown, colour, letter, counts
-    cities = [code for code, area in board.areas.items() if area.city is not None and not area.city.fortress]
+    held = Counter(position.city_controller(code) for code, area in board.areas.items()
+                   if area.city is not None and not area.city.fortress)  # each city's controller asked once
     for power in board.powers:
-        held = sum(1 for code in cities if position.city_controller(code) == power)
         units = len(position.units_of(power))
         entries.append((power, power, style.colours[power], style.marks[power],
-                        _counts(held, units, power in position.eliminated)))
+                        _counts(held[power], units, power in position.eliminated)))
     independents = [u for u in position.units.values() if isinstance(u.owner, Independent)]
     entries.append(("Independent", _("Independent"), INDEPENDENT, "i",
                     ngettext("{count} unit", "{count} units", len(independents))))
