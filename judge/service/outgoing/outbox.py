@@ -483,7 +483,8 @@ def look_up(session: Session, contents: Sequence[bytes]) -> None:
     added (the session flushes before it reads): a phase's maps, a picture for each language of its
     readers, cost twice the time."""
     known: dict[str, Blob] = session.info.setdefault(_BLOBS, {})
-    digests = {hashlib.sha256(data).hexdigest() for data in contents}
+    unique = {id(data): data for data in contents}  # a picture once, however many mails carry it
+    digests = {hashlib.sha256(data).hexdigest() for data in unique.values()}
     wanted = [digest for digest in digests if (found := known.get(digest)) is None or found not in session]
     if not wanted:
         return
