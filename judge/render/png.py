@@ -389,7 +389,7 @@ class Drawn:
     game show maps drawn hundreds of pictures earlier; they are read back here, not drawn again.  A
     picture drawn in another language than its game's pages' (`judge.language.pages_language`: a
     results mail's for its readers of another language) is kept in memory alone: no page shows it,
-    and writing each to disk cost a tenth of what drawing it in a language after the first did."""
+    and writing each to disk cost a fifth of what drawing it in a language after the first did."""
 
     KEPT = 32  # pictures in memory: a phase's maps, and some to spare
     SPOOLED_BYTES = 512 * 2**20  # on disk: an evening's maps of a worker (about 200 MB for 500 games)
