@@ -388,8 +388,9 @@ class Drawn:
     pages are off the evening's path: `judge.service.running.app.drain`), so the pages of its first
     game show maps drawn hundreds of pictures earlier; they are read back here, not drawn again.  A
     picture drawn in another language than its game's pages' (`judge.language.pages_language`: a
-    results mail's for its readers of another language) is kept in memory alone: no page shows it,
-    and writing each to disk cost a fifth of what drawing it in a language after the first did."""
+    results mail's for its readers of another language) is kept in memory alone, and not looked for on
+    disk: no page shows it, and writing each to disk cost a fifth of what drawing it in a language after
+    the first did."""
 
     KEPT = 32  # pictures in memory: a phase's maps, and some to spare
     SPOOLED_BYTES = 512 * 2**20  # on disk: an evening's maps of a worker (about 200 MB for 500 games)
@@ -405,8 +406,8 @@ class Drawn:
         if (kept := self.memory.get(key)) is not None:
             self.memory.move_to_end(key)
             return kept[0]
-        if self.folder is None or (name := _digest(key)) not in self.spooled:
-            return None
+        if self.folder is None or not _for_pages() or (name := _digest(key)) not in self.spooled:
+            return None  # (a picture the pages will not show is never on disk: its key is not even digested)
         try:
             png = (self.folder / name).read_bytes()
         except OSError:
@@ -415,7 +416,7 @@ class Drawn:
         return png
 
     def put(self, key: tuple[object, ...], png: bytes) -> None:
-        self.memory[key] = png, pages_language() in (None, current())
+        self.memory[key] = png, _for_pages()
         if len(self.memory) > self.KEPT:
             oldest, (kept, spooled) = self.memory.popitem(last=False)
             if spooled:
@@ -452,6 +453,12 @@ class Drawn:
                     (self.folder / name).unlink()
         self.spooled.clear()
         self.spooled_bytes = 0
+
+
+def _for_pages() -> bool:
+    """Whether the picture being drawn may be shown on its game's pages: drawn in their language, or for a
+    writer that did not say theirs (`judge.language.pages_language`)."""
+    return pages_language() in (None, current())
 
 
 def _digest(key: tuple[object, ...]) -> str:

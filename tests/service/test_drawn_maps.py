@@ -5,9 +5,11 @@ leaves the mail to go without."""
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
 from datetime import datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 from sqlalchemy import event, select
@@ -76,10 +78,12 @@ def test_a_map_is_drawn_once_the_change_is_committed_and_once_for_every_mail_car
                         GM: ("pending", [("g1-F1901M.png", b"PNG"), ("g1-chart.txt", b"chart")])}
 
 
-def test_a_changes_files_are_looked_for_among_the_stored_ones_in_one_query(db: Database, settings: Settings) -> None:
+def test_a_changes_files_are_looked_for_among_the_stored_ones_in_one_query(
+        db: Database, settings: Settings, monkeypatch: pytest.MonkeyPatch) -> None:
     """A phase's maps, a picture for each language its readers read, are each stored once, the one stored
     already (by an earlier change) found, with one query on the blobs for all of them: looked up one by
-    one, each lookup first wrote the blob the one before had added."""
+    one, each lookup first wrote the blob the one before had added; and each hashed once, however many mails
+    carry it."""
     stored_before = Attachment("g1-S1901M.png", "image/png", b"PNG of spring")
     with db.transaction() as session:
         blob(session, stored_before.data)
@@ -94,13 +98,24 @@ def test_a_changes_files_are_looked_for_among_the_stored_ones_in_one_query(db: D
         if statement.lstrip().upper().startswith("SELECT") and "FROM blobs" in statement:
             looked_up.append(statement)
 
+    hashed: list[bytes] = []
+    sha256 = hashlib.sha256
+
+    def counted(data: bytes = b"") -> Any:
+        hashed.append(bytes(data))
+        return sha256(data)
+
     event.listen(db.engine, "before_cursor_execute", count)
+    monkeypatch.setattr(hashlib, "sha256", counted)
     try:
         results(db, settings, {f"{language}@example.org": [*drawn, stored_before]
                                for language, drawn in pictures.items()})
     finally:
         event.remove(db.engine, "before_cursor_execute", count)
+        monkeypatch.undo()
     assert len(looked_up) == 1
+    pictures_hashed = [data for data in hashed if data.startswith((b"orders, ", b"board, ", b"PNG of spring"))]
+    assert sorted(pictures_hashed) == sorted(set(pictures_hashed)) and len(pictures_hashed) == 7  # each once
     with db.transaction() as session:
         assert sorted(session.scalars(select(Blob.data))) == sorted(
             [b"PNG of spring"] + [f"{what}, {language}".encode() for what in ("board", "orders")

@@ -475,6 +475,18 @@ PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 _BLOBS = "judge_blobs"  # a session's info key: the blobs it found or added, by their digest (`blob`)
 _ABSENT = "judge_blobs_absent"  # a session's info key: the digests `look_up` found no blob of
+_DIGESTS = "judge_blob_digests"  # a session's info key: the bytes it hashed, by their id, and their digest
+
+
+def _sha256(session: Session, data: bytes) -> str:
+    """The SHA-256 of ``data`` in hex, computed once a session for the same bytes (`look_up`, then `blob`):
+    counted in instructions (Valgrind), hashing was the largest single cost a language after the first added
+    to a deadline, this hashing each map twice among it."""
+    seen: dict[int, tuple[bytes, str]] = session.info.setdefault(_DIGESTS, {})
+    kept = seen.get(id(data))
+    if kept is None or kept[0] is not data:  # kept holds the bytes: their id stays theirs while the session lasts
+        kept = seen[id(data)] = data, hashlib.sha256(data).hexdigest()
+    return kept[1]
 
 
 def look_up(session: Session, contents: Sequence[bytes]) -> None:
@@ -483,8 +495,7 @@ def look_up(session: Session, contents: Sequence[bytes]) -> None:
     added (the session flushes before it reads): a phase's maps, a picture for each language of its
     readers, cost twice the time."""
     known: dict[str, Blob] = session.info.setdefault(_BLOBS, {})
-    unique = {id(data): data for data in contents}  # a picture once, however many mails carry it
-    digests = {hashlib.sha256(data).hexdigest() for data in unique.values()}
+    digests = {_sha256(session, data) for data in contents}
     wanted = [digest for digest in digests if (found := known.get(digest)) is None or found not in session]
     if not wanted:
         return
@@ -500,7 +511,7 @@ def blob(session: Session, data: bytes) -> Blob:
     (an SVG map) is compressed at zlib's fastest level: a fifth of the time of level 6 for a
     fifth more bytes (a standard board's SVG: 143 KB to 42 KB in 0.9 ms, against 36 KB in 4.7).
     Bytes `look_up` found no blob of are not looked for again."""
-    digest = hashlib.sha256(data).hexdigest()
+    digest = _sha256(session, data)
     known: dict[str, Blob] = session.info.setdefault(_BLOBS, {})
     found = known.get(digest)
     if found is None or found not in session:  # unknown, or taken out by a rolled-back savepoint
