@@ -102,8 +102,10 @@ def _text(context: cairo.Context, element: ET.Element) -> None:
     context.set_font_size(float(element.get("font-size", "12")))
     text = element.text or ""
     x, y = float(element.get("x", "0")), float(element.get("y", "0"))
-    advance = context.text_extents(text)[4]
-    x -= {"middle": advance / 2, "end": advance}.get(element.get("text-anchor", "start"), 0.0)
+    anchor = element.get("text-anchor", "start")
+    if anchor in ("middle", "end"):  # a text that starts at x is never measured: most of a frame's words
+        advance = context.text_extents(text)[4]
+        x -= advance / 2 if anchor == "middle" else advance
     context.set_source_rgb(*rgb(element.get("fill", "#000000")))
     context.move_to(x, y)
     context.show_text(text)
