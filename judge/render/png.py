@@ -96,6 +96,7 @@ EDGE_COLOURS = 16  # and up to this many shades for the antialiased edges (`_sha
 NEAR = 6  # ...none this close to a flat colour
 LEVEL = 5  # zlib's level of compression (`_png`)
 STRIP_LEVEL = 3  # and of a picture's title bar and legend, drawn again in each language (`_framed_png`)
+_RAW = "BGRX" if sys.byteorder == "little" else "XRGB"  # how Pillow reads Cairo's opaque pixels (`_rgb`)
 _SIGNATURE = b"\x89PNG\r\n\x1a\n"
 _COLOUR = re.compile(r"#[0-9A-Fa-f]{6}\b")
 
@@ -115,10 +116,7 @@ def encode_png(surface: cairo.ImageSurface, colours: Iterable[str] = ()) -> byte
     17 players.  Cairo keeps a pixel as one native-endian 32-bit ``0xAARRGGBB``: B G R A in memory
     on a little-endian machine.
     """
-    surface.flush()
-    raw = "BGRX" if sys.byteorder == "little" else "XRGB"
-    image = Image.frombuffer("RGB", (surface.get_width(), surface.get_height()), surface.get_data(),
-                             "raw", raw, surface.get_stride(), 1)  # decoded into an image of its own
+    image = _rgb(surface)
     return _png(image.quantize(palette=palette(image, colours), dither=Image.Dither.NONE))
 
 
@@ -553,9 +551,9 @@ def compose_framed(key: tuple[object, ...], body: Callable[[], Canvas], frame: s
         if note is not None:
             canvas.layer(note[0], 0, note[1])
         canvas.paint(frame, scale)
-        title, legend = (_strip_rows(canvas.surface, strip, kept) for strip in kept.strips)
-        if title is not None and legend is not None:
-            return _framed_png(kept.surface.get_width(), kept.surface.get_height(), title, legend, kept)
+        words = _words_rows(canvas.surface, kept)
+        if words is not None:
+            return _framed_png(kept.surface.get_width(), kept.surface.get_height(), *words, kept)
     if kept is None:  # composed on this thread's canvas, and kept: the canvas goes on from it
         canvas = body()
         kept = _Body(canvas.surface, canvas.colours, rows)
@@ -589,7 +587,8 @@ class _Body:
     """All of a picture but the words of its frame (`_body`): a copy of its raster, the rows between its
     title bar and its legend (``top`` to ``bottom``: the same pixels in every language) and those next
     to the frame (`BAND`); and once a PNG of it is written, what every language's PNG shares
-    (`encode_framed`): the palette, and those rows as indices, filtered and compressed."""
+    (`encode_framed`): the palette, those rows as indices, filtered, compressed and summed, and the first
+    language's title bar and legend, as pixels and as the PNG holds them (`_words_rows`)."""
 
     def __init__(self, composed: cairo.ImageSurface, colours: Collection[str], rows: tuple[int, int]) -> None:
         composed.flush()
@@ -610,6 +609,8 @@ class _Body:
         self.colours = b""  # the palette's bytes, as the PNG writes them
         self.rows: bytes | memoryview = b""  # the body's rows as the PNG holds them, each after its filter byte
         self.deflated = b""  # ``rows`` compressed: a segment of the PNG's zlib stream
+        self.checksum = 1  # ``rows``' Adler-32, which each language's PNG's combines with its words' (`_adler32`)
+        self.words: tuple[tuple[bytes, bytes | memoryview], ...] = ()  # the first language's, for each strip
         self.lock = threading.Lock()
 
 
@@ -643,14 +644,11 @@ def _body(drawing: Picture, width: int) -> Canvas:
     return canvas
 
 
-def _rgb(surface: cairo.ImageSurface, rows: tuple[int, int] | None = None) -> Image.Image:
-    """An opaque ARGB32 Cairo image (or those of its ``rows``, the first and the one past the last) as an RGB
-    image of its own (see `encode_png`)."""
+def _rgb(surface: cairo.ImageSurface) -> Image.Image:
+    """An opaque ARGB32 Cairo image decoded into an RGB image of its own (see `encode_png`)."""
     surface.flush()
-    raw = "BGRX" if sys.byteorder == "little" else "XRGB"
-    first, end = rows or (0, surface.get_height())
-    data = surface.get_data() if rows is None else _pixels(surface, rows)
-    return Image.frombuffer("RGB", (surface.get_width(), end - first), data, "raw", raw, surface.get_stride(), 1)
+    return Image.frombuffer("RGB", (surface.get_width(), surface.get_height()), surface.get_data(), "raw", _RAW,
+                            surface.get_stride(), 1)
 
 
 def _filtered(indexed: Image.Image) -> bytes:
@@ -701,22 +699,48 @@ def encode_framed(surface: cairo.ImageSurface, colours: Iterable[str], body: _Bo
             title, body.rows, legend = (b"\0" + rows[: top * line - 1], rows[top * line - 1 : bottom * line - 1],
                                         rows[bottom * line - 1 : -1])
             body.deflated = _segment(body.rows, last=False)
+            body.checksum = deflate.adler32(body.rows)
+            body.words = ((_pixels(surface, (0, top)), title), (_pixels(surface, (bottom, height)), legend))
         else:
             title, legend = (_indexed(image.crop(box), body)
                              for box in ((0, 0, width, top), (0, bottom, width, height)))
     return _framed_png(width, height, title, legend, body)
 
 
-def _strip_rows(surface: cairo.ImageSurface, strip: _Strip, body: _Body) -> bytes | None:
-    """The rows of a language's title bar or legend (``strip``, drawn on ``surface`` over its body's rows:
+def _words_rows(surface: cairo.ImageSurface, body: _Body) -> tuple[bytes, bytes] | None:
+    """The rows of a language's title bar and legend (drawn on ``surface`` over its body's rows:
     `compose_framed`) as `encode_framed` writes them from the whole picture, given their colours from the
-    body's palette; None if its words reach into the body's rows next to them (`BAND`)."""
+    body's palette; None if its words reach into the body's rows next to them (`BAND`).  A row whose
+    pixels are the first language's (no word on it in either: 78 of a standard map's 125) is that
+    language's row as its PNG holds it; the others are given their colours together, in one pass."""
     surface.flush()
-    if _pixels(surface, strip.band) != strip.pixels:
+    if any(_pixels(surface, strip.band) != strip.pixels for strip in body.strips):
         return None
-    rows = _rgb(surface, strip.kept)
-    with body.lock:
-        return _indexed(rows, body)
+    stride, width = surface.get_stride(), surface.get_width()
+    drawn = memoryview(surface.get_data())
+    changed: list[memoryview] = []  # the pixels of the rows that are not the first language's
+    kept: list[list[int | None]] = []  # each strip's rows: the first language's row, or None for the next changed
+    for strip, (pixels, _) in zip(body.strips, body.words, strict=True):
+        first = strip.kept[0] * stride
+        rows: list[int | None] = []
+        for row in range(strip.kept[1] - strip.kept[0]):
+            line = drawn[first + row * stride:first + (row + 1) * stride]
+            if pixels.startswith(line, row * stride):
+                rows.append(row)
+            else:
+                rows.append(None)
+                changed.append(line)
+        kept.append(rows)
+    line = width + 1
+    given = b""
+    if changed:
+        image = Image.frombuffer("RGB", (width, len(changed)), b"".join(changed), "raw", _RAW, stride, 1)
+        with body.lock:
+            given = _indexed(image, body)
+    made = (given[start:start + line] for start in range(0, len(given), line))
+    title, legend = (b"".join(next(made) if row is None else first_rows[row * line:(row + 1) * line] for row in rows)
+                     for rows, (_, first_rows) in zip(kept, body.words, strict=True))
+    return title, legend
 
 
 def _indexed(rows: Image.Image, body: _Body) -> bytes:
@@ -729,11 +753,25 @@ def _framed_png(width: int, height: int, title: bytes | memoryview, legend: byte
     bar's and its legend's rows compressed each on its own, the three segments one zlib stream.  The title bar
     and the legend, compressed in each language, are at zlib's `STRIP_LEVEL` 3: a standard map's at level 5
     took 0.35 ms of the 1.6 a language after the first costs, at 3 0.19 ms, for 0.6 KB more (of 84)."""
-    checksum = deflate.adler32(legend, deflate.adler32(body.rows, deflate.adler32(title)))
+    checksum = _adler32(_adler32(deflate.adler32(title), body.checksum, len(body.rows)), deflate.adler32(legend),
+                        len(legend))
     data = b"".join((_ZLIB_HEADER, _segment(title, False, STRIP_LEVEL), body.deflated,
                      _segment(legend, True, STRIP_LEVEL),
                      struct.pack(">I", checksum)))
     return _png_file(width, height, body.colours, data)
+
+
+_ADLER = 65521  # the prime Adler-32 sums are taken modulo
+
+
+def _adler32(first: int, second: int, length: int) -> int:
+    """The Adler-32 of two byte strings one after the other, from each one's and the second's ``length``
+    (zlib's ``adler32_combine``, which Python's zlib lacks): the body's is summed once for all its
+    languages."""
+    shift = length % _ADLER
+    low = first & 0xFFFF
+    return ((low + (second & 0xFFFF) - 1) % _ADLER
+            | ((shift * (low - 1) + (first >> 16) + (second >> 16)) % _ADLER) << 16)
 
 
 def render_png(

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import io
 import logging
+import struct
+import zlib
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -145,7 +147,7 @@ def _languages_drawn(monkeypatch: pytest.MonkeyPatch, whole: bool) -> list[bytes
     monkeypatch.setattr(pictures, "DRAWN", pictures.Drawn())
     monkeypatch.setattr(pictures, "BODIES", pictures._Bodies())
     if whole:
-        monkeypatch.setattr(pictures, "_strip_rows", lambda surface, strip, body: None)
+        monkeypatch.setattr(pictures, "_words_rows", lambda surface, body: None)
     position, orders = position_from_data(MIDGAME)
     outcome = adjudicate(position, orders)
     drawn = []
@@ -178,6 +180,72 @@ def test_another_languages_picture_drawn_from_its_title_bar_and_legend_alone_is_
     assert _languages_drawn(monkeypatch, whole=False) == whole
     assert len(set(whole)) == 6
     assert len(bodies) == len(marks) == len(encoded) == 2  # once a picture, in its first language
+
+
+def test_a_later_language_gives_colours_only_to_the_rows_its_words_change(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A language after a picture's first gives colours from the palette only to the rows of its title bar and
+    legend whose pixels are not the first language's (`judge.render.png._words_rows`), all of them at once; the
+    others it takes as the first language's PNG holds them.  Each PNG's zlib stream is whole: its checksum,
+    combined from the body's and its words', is the one zlib sums over the rows it holds."""
+    pytest.importorskip("cairocffi")
+    from PIL import Image
+
+    from judge.render import png as pictures
+
+    monkeypatch.setattr(pictures, "DRAWN", pictures.Drawn())
+    monkeypatch.setattr(pictures, "BODIES", pictures._Bodies())
+    coloured: list[int] = []
+    real_indexed = pictures._indexed
+    monkeypatch.setattr(pictures, "_indexed",
+                        lambda rows, body: coloured.append(rows.height) or real_indexed(rows, body))
+    position, _ = position_from_data(POSITION)
+    drawn = {}
+    for language in ("en", "it", "fr"):
+        with reading(language):
+            drawn[language] = pictures.render_png(position, title="g1", width=1200)
+    strips = _frame_rows(drawn["en"])
+    changed = [sum(row != first for row, first in zip(_frame_rows(drawn[language]), strips, strict=True))
+               for language in ("it", "fr")]
+    assert len(coloured) == 2  # one pass for each later language, none for the first
+    assert changed[0] <= coloured[0] < len(strips) and changed[1] <= coloured[1] < len(strips)
+    assert coloured[0] < len(strips) / 2  # most rows hold no word in either language
+    for png in drawn.values():
+        assert len(zlib.decompress(_idat(png))) == (1200 + 1) * Image.open(io.BytesIO(png)).height  # checked whole
+
+
+def _frame_rows(png: bytes) -> list[bytes]:
+    """The rows of a 1200-pixel standard map's title bar and legend, as pixels."""
+    from PIL import Image
+
+    from judge.render.board import load_board
+    from judge.render.svg import TITLE_HEIGHT
+
+    image = Image.open(io.BytesIO(png)).convert("RGB")
+    top, bottom = int(TITLE_HEIGHT * 1.2), int((TITLE_HEIGHT + load_board("standard").height) * 1.2)
+    return [image.crop((0, row, image.width, row + 1)).tobytes()
+            for row in (*range(top), *range(bottom, image.height))]
+
+
+def _idat(png: bytes) -> bytes:
+    """The zlib stream of a PNG's IDAT chunks."""
+    at, data = 8, b""
+    while at < len(png):
+        (length,), kind = struct.unpack(">I", png[at:at + 4]), png[at + 4:at + 8]
+        if kind == b"IDAT":
+            data += png[at + 8:at + 8 + length]
+        at += 12 + length
+    return data
+
+
+def test_adler32_of_two_pieces_is_combined_as_zlib_sums_them_whole() -> None:
+    """`judge.render.png._adler32` gives the checksum zlib gives the two pieces one after the other, for
+    pieces longer than the sums' modulus (65,521) and empty ones."""
+    from judge.render.png import _adler32
+
+    pieces = [b"", b"\0", b"\xff" * 70_000, bytes(range(256)) * 300, b"title bar" * 9]
+    for first in pieces:
+        for second in pieces:
+            assert _adler32(zlib.adler32(first), zlib.adler32(second), len(second)) == zlib.adler32(first + second)
 
 
 def test_a_picture_of_other_orders_is_not_taken_for_the_last_one_drawn() -> None:

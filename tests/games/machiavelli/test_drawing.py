@@ -966,6 +966,6 @@ def test_a_pictures_other_languages_draw_only_its_title_bar_and_legend_over_its_
     with reading("it"):  # the same position without the campaign's operations is a picture of its own
         assert render_png(AOP, load_geometry("aop"), record.expending.position, title="g1", width=500) != shared[1]
     assert len(made) == 2
-    monkeypatch.setattr(pictures, "_strip_rows", lambda surface, strip, body: None)
+    monkeypatch.setattr(pictures, "_words_rows", lambda surface, body: None)
     assert three_languages() == shared
     assert len(set(shared)) == 3
