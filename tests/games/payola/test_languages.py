@@ -255,8 +255,9 @@ def test_a_games_pages_are_in_its_language(tmp_path: Path) -> None:
 @pytest.mark.parametrize("first", ["en", "it", "fr"])
 def test_an_orders_result_and_its_reason_are_in_each_renders_language_whatever_was_rendered_first(
         first: str) -> None:
-    """The words of a result and an illegal order's reason are made once a render (board.txt.j2's tables): each
-    render of the public results, one language after another in one process, writes them in its own reader's."""
+    """The words of a result and an illegal order's reason are made once a render (board.txt.j2's and
+    illegal.txt.j2's tables): each render of the public results, one language after another in one process,
+    writes them in its own reader's."""
     from judge.bootstrap import kinds
     from judge.service.templates import environment, render
     kinds()  # Payola's templates and catalogue registered
