@@ -127,8 +127,9 @@ class Settings:
     max_mails_per_mail: int = 50
     """Mails one mail's commands may queue (press, notices, the results it causes)."""
 
-    max_reply_bytes: int = 5 * 1024 * 1024
-    """Bytes of one reply, its attachments included."""
+    max_reply_bytes: int = 512 * 1024
+    """Bytes of one reply, its attachments included: with the mail read (200,000 characters at most) and what its
+    commands set off (a phase's results and maps), one mail never stores a megabyte."""
 
     max_phase_changes_per_hour: int = 10
     """PROCESS, ROLLBACK and ROLLFORWARD in one game in an hour."""

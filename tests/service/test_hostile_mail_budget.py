@@ -301,6 +301,19 @@ WORST = {  # the costliest mails found (by this test, in CI, and by bench/hostil
 }
 
 
+def test_a_mail_of_499_status_lines_under_a_long_offer_stores_under_a_megabyte() -> None:
+    """Each STATUS, answered when the seat's lines end, shows the seat's sheet as written (here an amount of
+    1,155 digits: two kilobytes an answer): the reply stops at its limit (`max-reply-bytes`), each STATUS past
+    it refused in a few words (found by the test above: the STATUS answers were not counted, and the limit was
+    five megabytes; the reply weighed a megabyte)."""
+    body = "\n".join(["0" * 1154 + "1 : A PAR - BUR", *["TRANSFER -1 TO GERMANY"] * 2, *["STATUS"] * 499,
+                      "9" * 1026 + "*" + "9" * 2917 + " : A PAR - BUR"])
+    grown, mails, status, answers = cost("payola", body)
+    assert status == "done" and mails <= MAILS + 1
+    assert grown <= MEGABYTE, f"{grown:,} bytes stored"
+    assert "this reply has reached the judge's limit of 524,288 bytes" in answers
+
+
 @pytest.mark.parametrize("kind", ["classic", "aop"])
 @pytest.mark.parametrize("mail", list(WORST))
 def test_the_costliest_letters_found_store_under_a_megabyte(kind: str, mail: str) -> None:

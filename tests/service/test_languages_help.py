@@ -121,9 +121,9 @@ def test_help_all_is_written_wholly_in_the_readers_language(tmp_path: Path, lang
     assert len(sent.body.splitlines()) < 60
     assert all(len(line) <= 72 or " " not in line.strip() for line in whole.splitlines())
     said = {"it": ["== languages: la lingua in cui il giudice ti scrive: SET LANGUAGE ==",
-                   "  TERMINATE, poi TERMINATE code\n", "5.242.880 byte"],
+                   "  TERMINATE, poi TERMINATE code\n", "524.288 byte"],
             "fr": ["== languages: la langue dans laquelle le juge vous écrit : SET LANGUAGE ==",
-                   "  TERMINATE, puis TERMINATE code\n", "5\u202f242\u202f880 octets"]}[language]
+                   "  TERMINATE, puis TERMINATE code\n", "524\u202f288 octets"]}[language]
     for sentence in said:
         assert flat(sentence) in flat(whole), sentence
 
@@ -133,7 +133,7 @@ def test_an_english_reader_reads_the_help_in_english_and_the_check_finds_it() ->
     settings, hosted = Settings(), kinds()
     english = help_topics.help_mail(settings, hosted)
     assert len(english_left(english, "it")) > 60
-    assert "  TERMINATE, then TERMINATE code\n" in english and "5,242,880 bytes" in flat(english)
+    assert "  TERMINATE, then TERMINATE code\n" in english and "524,288 bytes" in flat(english)
     with reading("it"):
         assert english_left(help_topics.help_mail(settings, hosted), "it") == []
 

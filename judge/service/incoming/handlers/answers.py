@@ -73,13 +73,29 @@ class Answers:
         self.quoted += len(text) + len(message)
         size = _echo_bytes(text, message, extra)
         if extra and self.reply_bytes + size > self.settings.max_reply_bytes:
-            outcome, extra, code = "error", [], "REPLY_TOO_LONG"
-            message = _("not answered: this reply has reached the judge's limit of {limit} bytes; ask again in "
-                        "another mail", limit=format(self.settings.max_reply_bytes, ","))
+            outcome, extra, code, message = "error", [], "REPLY_TOO_LONG", self._full()
             size = _echo_bytes(text, message, extra)
         self.reply_bytes += size
         self.echoes.append(Echo(self.mask(text), outcome, self.mask(message), extra, self.part, code, quoting // 2))
         return len(self.echoes) - 1
+
+    def fill(self, index: int, lines: Sequence[str]) -> None:
+        """Give the answer ``index``, written before what it says was known (a seat's STATUS, answered when the
+        seat's lines end), its ``lines``; refused instead, as `echo` refuses, if they would take the reply over
+        ``max_reply_bytes`` (500 STATUS lines made a reply of a megabyte)."""
+        size = sum(len(line.encode("utf-8", "replace")) + 3 for line in lines)
+        echo = self.echoes[index]
+        if self.reply_bytes + size > self.settings.max_reply_bytes:
+            echo.outcome, echo.code, echo.message = "error", "REPLY_TOO_LONG", self._full()
+            size = len(echo.message.encode("utf-8", "replace")) + 12
+        else:
+            echo.extra = list(lines)
+        self.reply_bytes += size
+
+    def _full(self) -> str:
+        """Why a line is not answered: the reply has reached ``max_reply_bytes``."""
+        return _("not answered: this reply has reached the judge's limit of {limit} bytes; ask again in another "
+                 "mail", limit=format(self.settings.max_reply_bytes, ","))
 
     def attach(self, files: Sequence[Attachment]) -> bool:
         """Attach ``files`` to the reply, unless they would take it over ``max_reply_bytes``."""

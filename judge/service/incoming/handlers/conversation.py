@@ -511,7 +511,7 @@ class Conversation(Holding):
             lines = [host.status_header(context.game), *self.wait_lines(context.game, context.seat),
                      *kind.status(self), *silent_seats.lines(self.session, context.game)]
             for index in context.status_echoes:
-                self.echoes[index].extra = list(lines)
+                self.fill(index, lines)
         context.block, context.status_echoes = {}, []
 
     def confirmed(self, text: str, word: str, code: str | None, what: str) -> bool:
