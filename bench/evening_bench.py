@@ -319,7 +319,8 @@ def start_judge(data_dir: Path, database: str | None, maps: bool, web: bool, nam
     config.write_text("[judge]\n" + "\n".join(lines) + "\n")
     log = data_dir / f"{name}.log"
     process = subprocess.Popen([sys.executable, "-m", "judge", "serve", "--config", str(config),
-                                "--log-file", str(log)], start_new_session=True)
+                                "--log-file", str(log)], start_new_session=True, cwd=data_dir)  # not a tree's: -m
+    # would import the code of the folder it runs in first, whatever PYTHONPATH says
     return Judge(process, port, log)
 
 

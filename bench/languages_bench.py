@@ -51,6 +51,8 @@ from pathlib import Path
 from evening_bench import prepared, set_deadline, utcnow  # sibling scripts: the evening's games
 from evening_setup import MX
 
+ROOT = Path(__file__).resolve().parent.parent  # this code: the tree the bench is in
+
 TICKS = """
 import sqlite3, sys
 from judge.bootstrap import main
@@ -85,18 +87,21 @@ def prepare(root: Path, games: int) -> dict[str, Path]:
 
 def run(folder: Path, tree: Path | None, counted: bool = False) -> tuple[float, int]:
     """One ``judge tick`` process on a fresh copy of ``folder``'s games (of the code in ``tree``, or this one's):
-    its CPU seconds, or with ``counted`` the instructions it executed (`cachegrind`), and the mails it wrote."""
+    its CPU seconds, or with ``counted`` the instructions it executed (`cachegrind`), and the mails it wrote.  The
+    process runs in ``folder``: run in a tree of the judge, ``python -c`` would import that tree's code first,
+    whatever ``PYTHONPATH`` says (a peer measured as this code)."""
     data = folder / "data"
     shutil.rmtree(data, ignore_errors=True)
     shutil.copytree(folder / "pristine", data)
-    environment = dict(os.environ, PYTHONPATH=str(tree)) if tree is not None else dict(os.environ)
+    environment = dict(os.environ, PYTHONPATH=str(tree or ROOT))
     environment["PYTHONHASHSEED"] = "0"  # the same sets iterated in the same order, run after run
     command = [sys.executable, "-c", TICKS, str(folder / "judge.toml"), str(data / "judge.db")]
     report = folder / "cachegrind.log"
     if counted:
         command = ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
                    f"--log-file={report}", *command]
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=environment)
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=environment,
+                               cwd=folder)
     _, status, usage = os.wait4(process.pid, 0)
     process.returncode = os.waitstatus_to_exitcode(status)
     if process.returncode:
