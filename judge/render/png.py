@@ -724,12 +724,12 @@ def _words_rows(surface: cairo.ImageSurface, body: _Body) -> tuple[bytes, bytes]
         first = strip.kept[0] * stride
         rows: list[int | None] = []
         for row in range(strip.kept[1] - strip.kept[0]):
-            line = drawn[first + row * stride:first + (row + 1) * stride]
-            if pixels.startswith(line, row * stride):
+            now = drawn[first + row * stride:first + (row + 1) * stride]  # the row's pixels in this language
+            if pixels.startswith(now, row * stride):
                 rows.append(row)
             else:
                 rows.append(None)
-                changed.append(line)
+                changed.append(now)
         kept.append(rows)
     line = width + 1
     given = b""
