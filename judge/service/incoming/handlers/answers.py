@@ -83,14 +83,13 @@ class Answers:
         """Give the answer ``index``, written before what it says was known (a seat's STATUS, answered when the
         seat's lines end), its ``lines``; refused instead, as `echo` refuses, if they would take the reply over
         ``max_reply_bytes`` (500 STATUS lines made a reply of a megabyte)."""
-        size = sum(len(line.encode("utf-8", "replace")) + 3 for line in lines)
         echo = self.echoes[index]
-        if self.reply_bytes + size > self.settings.max_reply_bytes:
+        counted = _echo_bytes(echo.text, echo.message, echo.extra)  # what `echo` counted of it
+        if self.reply_bytes - counted + _echo_bytes(echo.text, echo.message, lines) > self.settings.max_reply_bytes:
             echo.outcome, echo.code, echo.message = "error", "REPLY_TOO_LONG", self._full()
-            size = len(echo.message.encode("utf-8", "replace")) + 12
         else:
             echo.extra = list(lines)
-        self.reply_bytes += size
+        self.reply_bytes += _echo_bytes(echo.text, echo.message, echo.extra) - counted
 
     def _full(self) -> str:
         """Why a line is not answered: the reply has reached ``max_reply_bytes``."""
