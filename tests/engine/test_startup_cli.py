@@ -69,3 +69,32 @@ def test_host_commands_that_read_no_game_import_no_kind(tmp_path: Path) -> None:
     assert [name for name in imported if name.endswith(".kind") or ".core" in name] == []
     assert "judge.games.machiavelli.cli" in imported  # the probe did import the games' tools
     assert (tmp_path / "judge.db").exists()  # made by db upgrade, so that db version and status read one
+
+
+# Run one host command in a fresh interpreter, then report which of the given modules ended up imported.
+IMPORTED_PROBE = """
+import contextlib, io, json, sys
+from judge.bootstrap import main
+watched = json.loads(sys.stdin.read())
+with contextlib.redirect_stdout(io.StringIO()):
+    status = main(sys.argv[1:])
+print(json.dumps({"status": status, "imported": sorted(name for name in watched if name in sys.modules)}))
+"""
+
+
+@pytest.mark.parametrize("command", ["tick", "inject"])
+def test_a_tick_and_an_inject_on_sqlite_start_without_the_listener_and_postgresql(command: str, tmp_path: Path) -> None:
+    """``judge tick`` (from a timer, every minute) and ``judge inject`` import neither what only ``judge serve``
+    runs (the SMTP listener, its workers) nor PostgreSQL's dialect on a SQLite judge: an eighth of a tick's
+    CPU with nothing to do."""
+    watched = ["aiosmtpd", "judge.mail.smtp_in", "judge.service.running.daemon", "judge.service.running.workers",
+               "sqlalchemy.dialects.postgresql"]
+    mail = tmp_path / "mail.eml"
+    mail.write_bytes(b"From: someone@example.org\nTo: judge@localhost\nSubject: help\nMessage-ID: <p@example.org>\n\n"
+                     b"HELP\n")
+    files = [str(mail)] if command == "inject" else []
+    proc = subprocess.run([sys.executable, "-c", IMPORTED_PROBE, command, "--data-dir", str(tmp_path / "data"), *files],
+                          input=json.dumps(watched), capture_output=True, text=True, check=True, cwd=tmp_path)
+    result = json.loads(proc.stdout)
+    assert result == {"status": 0, "imported": []}
+    assert (tmp_path / "data" / "judge.db").exists()  # the command did open (and make) the judge's database

@@ -107,13 +107,14 @@ def _service(args: argparse.Namespace, kinds: Callable[[], Kinds]) -> int:
     from judge.service.logs import log_to
     from judge.service.outgoing.sender import deliver_pending, transport_for
     from judge.service.running.app import inject, open_database, process_game
-    from judge.service.running.daemon import serve
     from judge.service.running.listening import timer_tick
 
     try:
         settings = _settings(args)
         refuse_root(settings)
-        if args.command == "serve":
+        if args.command == "serve":  # its listener and workers imported for it alone: a tick starts without them
+            from judge.service.running.daemon import serve
+
             serve(settings, kinds())
             return 0
         if args.command == "tick":  # for a timer or cron: quiet when nothing happened, each line timestamped

@@ -28,7 +28,6 @@ from datetime import datetime, timedelta
 from typing import NamedTuple
 
 from sqlalchemy import ColumnElement, and_, case, func, or_, select, update
-from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session
@@ -471,10 +470,15 @@ def beat(session: Session, name: str, now: datetime, by: str | None = None) -> N
     """Record that ``name`` ran at ``now``, here or ``by`` (for ``judge status``); one row per
     name, whichever judge wrote it last."""
     values = {"name": name, "at": now, "by": (by or f"{socket.gethostname()} pid {os.getpid()}")[:200]}
-    upsert = postgresql_insert if session.get_bind().dialect.name == "postgresql" else sqlite_insert
-    statement = upsert(Heartbeat).values(**values)
-    session.execute(statement.on_conflict_do_update(index_elements=["name"],
-                                                    set_={"at": values["at"], "by": values["by"]}))
+    changed = {"at": values["at"], "by": values["by"]}
+    if session.get_bind().dialect.name == "postgresql":  # imported with PostgreSQL's engine, not at every start
+        from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+
+        session.execute(postgresql_insert(Heartbeat).values(**values).on_conflict_do_update(index_elements=["name"],
+                                                                                             set_=changed))
+    else:
+        session.execute(sqlite_insert(Heartbeat).values(**values).on_conflict_do_update(index_elements=["name"],
+                                                                                         set_=changed))
 
 
 def _run_deadline(db: Database, settings: Settings, name: str, now: datetime, claimed: bool = False) -> str:
