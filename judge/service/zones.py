@@ -27,7 +27,7 @@ from datetime import UTC, datetime
 from functools import cache
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 from sqlalchemy.orm import Session
 
 from judge.language import gettext as _
@@ -81,12 +81,15 @@ def reader_zone(session: Session, game_id: int | None, address: str) -> ZoneInfo
     known: dict[int, tuple[str | None, dict[str, str]]] = session.info.setdefault("zones", {})
     if game_id not in known:
         game = session.get(Game, game_id)
-        own = session.execute(select(Player.address, Player.zone).where(Player.game_id == game_id,
-                                                                        Player.zone.is_not(None)))
+        own = session.execute(_ZONES, {"game_id": game_id})
         known[game_id] = (game.settings.get("zone") if game else None, {a: z for a, z in own if a and z})
     game_zone, players = known[game_id]
     name = players.get(address) or game_zone
     return ZoneInfo(name) if name else None
+
+
+# Built once: a statement built at each call costs as much again as its execution.
+_ZONES = select(Player.address, Player.zone).where(Player.game_id == bindparam("game_id"), Player.zone.is_not(None))
 
 
 def forget(session: Session) -> None:

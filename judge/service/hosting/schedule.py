@@ -115,5 +115,5 @@ def _current_row(session: Session, game: Game) -> PhaseRow | None:
     for obj in session.new:
         if isinstance(obj, PhaseRow) and obj.game_id == game.id and obj.name == game.phase:
             return obj
-    row = session.scalar(select(PhaseRow).where(PhaseRow.game_id == game.id, PhaseRow.name == game.phase))
+    row = host.current_phase(session, game)
     return None if row in session.deleted else row

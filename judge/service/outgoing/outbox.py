@@ -196,10 +196,13 @@ def holding(session: Session) -> set[tuple[str, int]]:
     import (`hold`), read once a transaction."""
     held: set[tuple[str, int]] | None = session.info.get(_HOLDING)
     if held is None:
-        held = session.info[_HOLDING] = {(str(address), int(game or 0)) for address, game in session.execute(
-            select(Confirmation.address, Confirmation.game_id).where(Confirmation.kind.startswith(MOVED),
-                                                                      Confirmation.game_id.is_not(None)))}
+        held = session.info[_HOLDING] = {(str(address), int(game or 0))
+                                         for address, game in session.execute(_HELD_ADDRESSES)}
     return held
+
+
+_HELD_ADDRESSES = select(Confirmation.address, Confirmation.game_id).where(Confirmation.kind.startswith(MOVED),
+                                                                          Confirmation.game_id.is_not(None))
 
 
 def hold(session: Session, address: str, game_id: int) -> None:

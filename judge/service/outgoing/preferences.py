@@ -30,7 +30,7 @@ from contextlib import contextmanager
 from datetime import datetime
 from typing import NamedTuple, TypeVar
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 from sqlalchemy.orm import Session
 
 from judge.commands.parse import MAPS_CHOICES
@@ -104,9 +104,12 @@ def _game_language(session: Session, name: str) -> str | None:
     not the game's row, which the mail's sign-on reads and locks after)."""
     read: dict[str, str | None] = session.info.setdefault(_GAMES_READ, {})
     if name not in read:
-        kept = session.scalar(select(Game.settings).where(Game.name == name))
+        kept = session.scalar(_GAME_SETTINGS, {"name": name})
         read[name] = kept.get("language") if kept else None
     return read[name]
+
+
+_GAME_SETTINGS = select(Game.settings).where(Game.name == bindparam("name"))  # built once, as it is read at each mail
 
 
 def forget_game_languages(session: Session) -> None:
