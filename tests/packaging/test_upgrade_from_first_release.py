@@ -155,9 +155,11 @@ def stand_ins(root: Path, bin_dir: Path, cron: bool = True) -> None:
     venv = root / "opt" / "judge" / "bin"
     venv.mkdir(parents=True, exist_ok=True)
     bin_dir.mkdir(exist_ok=True)
+    # pip notes the newest migration of the source it installs: its files alone, not the bytecode Python may have
+    # written beside them (``__pycache__``, which ``ls`` lists after them)
     scripts = {venv / "pip": f'echo "$@" >> {root / "pip.log"}\nfor given in "$@"; do case "$given" in '
-                             f'/*"[postgres]") ls "${{given%\\[postgres\\]}}/judge/migrations/versions" | tail -1 '
-                             f'>> {root / "pip.log"} ;; esac; done\n',
+                             f'/*"[postgres]") ls "${{given%\\[postgres\\]}}/judge/migrations/versions" '
+                             f'| grep "[.]py$" | tail -1 >> {root / "pip.log"} ;; esac; done\n',
                venv / "judge": f'exec "{sys.executable}" -m judge "$@"\n',
                bin_dir / "systemctl": f'echo "$@" >> {root / "systemctl.log"}\n'}
     if cron:
