@@ -164,10 +164,12 @@ if [ -n "$found" ]; then
     refuse "another program has the judge's data open"
   fi
   pids=$(printf '%s\n' "$found" | cut -d' ' -f1 | tr '\n' ' ')
-  # alive PID...: whether one of them still runs (a zombie, ended but not yet reaped, does not)
+  # alive PID...: whether one of them still runs (a zombie, ended but not yet reaped, does not).  Its state is read
+  # once: a process that ends between a look at its stat file and the read of it has gone, not stayed
   alive() {
     for pid in "$@"; do
-      [ ! -r "/proc/$pid/stat" ] || [ "$(sed 's/.*) \(.\).*/\1/' "/proc/$pid/stat")" = Z ] || return 0
+      state=$(sed 's/.*) \(.\).*/\1/' "/proc/$pid/stat" 2>/dev/null) || continue
+      [ "$state" = Z ] || return 0
     done
     return 1
   }
