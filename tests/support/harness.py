@@ -126,12 +126,10 @@ def raw_mail(sender: str, body: str, subject: str = "orders", headers: dict[str,
              message_id: str | None = None) -> bytes:
     """A plain-text mail from ``sender`` to the judge (or the ``To`` of ``headers``), as the email package
     writes it (`EmailMessage.set_content`).  Most tests' mails are plain ASCII with short lines, which the
-    package would write as given: those are written here, byte for byte as it would, in a twentieth of its
-    time (`_plain_mail`; every by-mail test sends dozens of mails); the others are written by the package."""
-    headers = headers or {}
-    fields = {"From": sender, "To": headers.get("To", "judge@localhost"), "Subject": subject,  # a test's own To
-              "Message-ID": message_id or f"<test{next(_ids)}@example.org>"}  # replaces the judge's address alone
-    fields.update((name, value) for name, value in headers.items() if name != "To")
+    package would write as given: those are written here, byte for byte as it would, in a hundredth of its
+    time (`_plain_mail`: 5 us against 490; every by-mail test sends dozens of mails); the others are written by
+    the package."""
+    fields = mail_fields(sender, subject, headers or {}, message_id or f"<test{next(_ids)}@example.org>")
     plain = _plain_mail(fields, body)
     if plain is not None:
         return plain
@@ -140,6 +138,12 @@ def raw_mail(sender: str, body: str, subject: str = "orders", headers: dict[str,
         message[name] = value
     message.set_content(body)
     return message.as_bytes()
+
+
+def mail_fields(sender: str, subject: str, headers: dict[str, str], message_id: str) -> dict[str, str]:
+    """The fields of a mail `raw_mail` writes, in their order: a test's own To replaces the judge's address alone."""
+    return {"From": sender, "To": headers.get("To", "judge@localhost"), "Subject": subject, "Message-ID": message_id,
+            **{name: value for name, value in headers.items() if name != "To"}}
 
 
 _BARE_ADDRESS = re.compile(r"[A-Za-z0-9._%+=-]+@[A-Za-z0-9.-]+\Z")
