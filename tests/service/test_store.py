@@ -19,7 +19,7 @@ from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.config import Config
 from alembic.migration import MigrationContext
-from sqlalchemy import Engine, inspect, select, text
+from sqlalchemy import Engine, event, inspect, select, text
 from sqlalchemy.exc import IntegrityError, OperationalError
 
 from judge.bootstrap import hosted, open_database
@@ -269,6 +269,36 @@ def test_a_schema_change_that_would_leave_a_row_referring_to_nothing_is_undone_a
     assert "scratch" not in inspect(db.engine).get_table_names()
     with pytest.raises(IntegrityError), db.engine.begin() as connection:
         connection.execute(dangling)
+    db.engine.dispose()
+
+
+def test_savepoints_go_as_text_and_each_keeps_or_undoes_its_own_writes(tmp_path: Path) -> None:
+    """Every mail's commands run in a savepoint, sent as text, not compiled afresh at each mail
+    (`database.plain_savepoints`): one released keeps its writes, one rolled back to undoes its own
+    and nothing written before it."""
+    db = Database(fresh_database_url() or f"sqlite:///{tmp_path / 'j.db'}")
+    db.upgrade()
+    sent: list[tuple[str, bool]] = []
+
+    @event.listens_for(db.engine, "before_cursor_execute")
+    def _sent(_connection, _cursor, statement, _parameters, context, _many):  # type: ignore[no-untyped-def]
+        if "SAVEPOINT" in statement:
+            sent.append((statement, context.compiled is None))
+
+    moment = datetime(2026, 11, 28, 12, 0)
+    with db.transaction() as session:
+        session.add(ConfirmedAddress(address="ann@example.org", confirmed_at=moment))
+        kept = session.begin_nested()
+        session.add(ConfirmedAddress(address="bob@example.org", confirmed_at=moment))
+        kept.commit()
+        undone = session.begin_nested()
+        session.add(ConfirmedAddress(address="cat@example.org", confirmed_at=moment))
+        session.flush()
+        undone.rollback()
+    with db.transaction() as session:
+        assert sorted(session.scalars(select(ConfirmedAddress.address))) == ["ann@example.org", "bob@example.org"]
+    assert sent == [("SAVEPOINT sa_savepoint_1", True), ("RELEASE SAVEPOINT sa_savepoint_1", True),
+                    ("SAVEPOINT sa_savepoint_2", True), ("ROLLBACK TO SAVEPOINT sa_savepoint_2", True)]
     db.engine.dispose()
 
 
