@@ -461,9 +461,17 @@ MAX_RECIPIENTS = 50  # addresses of To and Cc kept: enough to tell whether anyon
 def _recipients(msg: Message) -> tuple[str, ...]:
     """The usable addresses of To and Cc (`usable_address`), lower-cased, each once, at most
     MAX_RECIPIENTS: whom else the mail was sent to, for a game that reads orders only from mail
-    sent to the judge alone (Machiavelli's 17.4).  Bcc is not in the mail, and does not count."""
+    sent to the judge alone (Machiavelli's 17.4).  Bcc is not in the mail, and does not count.
+    A function of the headers' text alone: a short one is remembered (`_remembered_recipients`),
+    as nearly every mail is addressed to the judge alone, in the same words."""
+    raw = (*header_values(msg, "To"), *header_values(msg, "Cc"))
+    return (_remembered_recipients if sum(map(len, raw)) <= _REMEMBERED_CHARS else _recipients_in)(raw)
+
+
+def _recipients_in(raw: tuple[str, ...]) -> tuple[str, ...]:
+    """`_recipients` of the To and Cc values ``raw``."""
     found: dict[str, None] = {}
-    candidates = safe_getaddresses([*header_values(msg, "To"), *header_values(msg, "Cc")])
+    candidates = safe_getaddresses(list(raw))
     for _, candidate in candidates[:2 * MAX_RECIPIENTS]:  # each is checked by the email package: bounded
         if address := usable_address(candidate).lower():
             found[address] = None
@@ -512,6 +520,7 @@ def _address_in(name: str, raw: tuple[str, ...]) -> str:
 _ANGLED = re.compile(r'\s*(?:"(?:[^"\\]|\\.)*"|\([^()]*\)|[^"(<,])*<([^<>]*)>')
 _REMEMBERED_CHARS = 500  # the longest header text remembered: 1024 of them take well under a megabyte
 _remembered_address = lru_cache(maxsize=1024)(_address_in)
+_remembered_recipients = lru_cache(maxsize=1024)(_recipients_in)
 
 
 def usable_address(address: str) -> str:

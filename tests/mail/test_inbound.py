@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from judge.mail import inbound
 from judge.mail.inbound import (
     MAX_CHARS,
     MAX_LINES,
@@ -309,6 +310,21 @@ def test_recipients_are_the_usable_addresses_of_to_and_cc(headers: str, expected
 def test_recipients_are_bounded() -> None:
     many = ", ".join(f"p{n}@example.org" for n in range(200))
     assert len(parse_mail(f"To: {many}\n\nbody\n".encode()).recipients) == MAX_RECIPIENTS
+
+
+def test_the_recipients_of_a_short_header_are_read_once_and_of_a_long_one_each_time(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Nearly every mail is sent to the judge alone, in the same words: its To is parsed once, and
+    remembered; a header of over 500 characters is not remembered, and is parsed each time."""
+    mark = f"m{random.getrandbits(64)}"  # in no other test's mail: not yet remembered
+    parsed: list[list[str]] = []
+    real = inbound.safe_getaddresses
+    monkeypatch.setattr(inbound, "safe_getaddresses", lambda values: parsed.append(values) or real(values))
+    short = f"To: Judge <judge-{mark}@payola.example>"
+    long = "To: " + ", ".join(f"p{n}-{mark}@example.org" for n in range(30))
+    for headers in (short, short, long, long):
+        assert parse_mail(f"From: a@example.org\n{headers}\n\nbody\n".encode()).recipients
+    assert len([values for values in parsed if mark in str(values)]) == 3 and len(long) > 500
 
 
 def test_message_id() -> None:

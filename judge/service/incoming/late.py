@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import NamedTuple
 
-from sqlalchemy import func, select
+from sqlalchemy import bindparam, func, select
 from sqlalchemy.orm import Session
 
 from judge.commands import parse as cmd
@@ -115,9 +115,11 @@ class Phase(NamedTuple):
 
 def phases_of(session: Session, game: Game) -> list[Phase]:
     """Every phase row of ``game``, in order (read once per transaction and phase by the caller)."""
-    return [Phase(*row) for row in session.execute(
-        select(PhaseRow.name, PhaseRow.status, PhaseRow.opened_at, PhaseRow.processed_at)
-        .where(PhaseRow.game_id == game.id).order_by(PhaseRow.id))]
+    return [Phase(*row) for row in session.execute(_PHASES, {"game": game.id})]
+
+
+_PHASES = (select(PhaseRow.name, PhaseRow.status, PhaseRow.opened_at, PhaseRow.processed_at)
+           .where(PhaseRow.game_id == bindparam("game")).order_by(PhaseRow.id))  # built once: read at each mail
 
 
 Order = Callable[[str], tuple[int, ...] | None]
