@@ -37,7 +37,8 @@ from __future__ import annotations
 
 import shutil
 import tempfile
-from collections.abc import Callable
+import tracemalloc
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -225,10 +226,47 @@ class Text(str):
 
 def hostile_mail(lines: st.SearchStrategy[str]) -> st.SearchStrategy[Text]:
     """A mail of a few hostile lines, each repeated up to 600 times (the judge reads 500 commands),
-    cut a little past what the judge reads of a mail."""
+    cut a little past what the judge reads of a mail (`cut_mail`)."""
     repeated = st.tuples(lines.map(Text), st.sampled_from([1, 2, 50, 499, 600]))
-    return st.lists(repeated, min_size=1, max_size=4).map(
-        lambda parts: Text("\n".join(line for line, times in parts for _ in range(times))[:READ + 1_000]))
+    return st.lists(repeated, min_size=1, max_size=4).map(cut_mail)
+
+
+CUT = READ + 1_000
+"""Characters of a hostile mail: a little past what the judge reads."""
+
+
+def cut_mail(parts: Iterable[tuple[str, int]]) -> Text:
+    """The first `CUT` characters of ``parts``' lines (each line, how many times over) joined, joining no more
+    of them than that takes.  Joined whole, a line of 54 million characters 600 times over (Pirates' plan of
+    20,000 shares of a 6,000-digit number) was 33 GB, and the test ran out of memory."""
+    lines: list[str] = []
+    size = -1  # the characters joined so far: no newline before the first line
+    for line, times in parts:
+        for _ in range(times):
+            if size >= CUT:
+                break
+            lines.append(line[:CUT])
+            size += len(lines[-1]) + 1
+    return Text("\n".join(lines)[:CUT])
+
+
+@pytest.mark.parametrize("parts", [
+    [("a", 1)], [("STATUS", 600)], [("x" * 150_000, 2)], [("ab", 600), ("y" * 300_000, 1), ("c", 50)],
+    [("z" * CUT, 1), ("w", 1)], [("z" * (CUT - 1), 1), ("w", 2)], [("PLAN Ann 1", 499), ("MOVE", 600)],
+])
+def test_a_hostile_mail_is_its_lines_joined_and_cut(parts: list[tuple[str, int]]) -> None:
+    assert cut_mail(parts) == "\n".join(line for line, times in parts for _ in range(times))[:CUT]
+
+
+def test_a_hostile_mail_of_a_long_line_many_times_over_joins_only_what_it_keeps() -> None:
+    line = "PLAN " + "Ann 9 " * 200_000  # 1.2 million characters: 720 MB joined 600 times over
+    tracemalloc.start()
+    try:
+        mail = cut_mail([(line, 600)])
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert mail == line[:CUT] and peak < 5 * CUT
 
 
 # -- what a mail cost ---------------------------------------------------------------------------------------
