@@ -12,6 +12,8 @@ from pathlib import Path
 
 import coverage
 import pytest
+from xdist.remote import Producer
+from xdist.scheduler import LoadFileScheduling
 
 from judge.service import passwords
 from judge.service.running import workers
@@ -81,12 +83,50 @@ def _cheap_password_hashes() -> Iterator[None]:
 
 @pytest.hookimpl(wrapper=True)
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> Generator[None, int, int]:
-    """``-n auto`` (pyproject.toml's addopts): a worker a core, as xdist counts them, and one more.  A third
-    of the suite's time on two cores was a core idle while a file waited on a clock, a socket or a judge's
-    process (restarts, settle and stall times, relays refusing for a while); the extra worker runs another
-    file meanwhile.  PYTEST_XDIST_AUTO_NUM_WORKERS, when set, is the count as it stands."""
+    """``-n auto`` (pyproject.toml's addopts): a worker a core, and beside them a worker for each lane of the
+    files that wait (`Lanes`), as many lanes as cores but at most `MOST_LANES`.  PYTEST_XDIST_AUTO_NUM_WORKERS,
+    when set, is the count as it stands, without lanes."""
     cores = yield
-    return cores if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS") else cores + 1
+    if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
+        return cores
+    config.stash[LANES] = lanes = min(cores, MOST_LANES)
+    return cores + lanes
+
+
+LANES = pytest.StashKey[int]()
+"""How many lanes of waiting files this run has (`pytest_xdist_auto_num_workers`): none unless ``-n auto``."""
+MOST_LANES = 4
+"""Lanes at most: the integration layer's files wait some 170 s on two cores, 40 s a lane beside the rest of the
+suite on eight."""
+
+
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Producer) -> LoadFileScheduling | None:
+    """xdist's file by file scheduling (``--dist loadfile``, pyproject.toml's addopts), in `Lanes` under ``-n auto``."""
+    lanes = config.stash.get(LANES, 0)
+    return Lanes(config, log, lanes) if lanes and config.getoption("dist") == "loadfile" else None
+
+
+class Lanes(LoadFileScheduling):  # type: ignore[misc]  # xdist is untyped
+    """Files to the workers as they ask, each whole, but the integration layer's files (`layer`: real SMTP, the
+    daemon, processes) dealt out in order into ``lanes`` units of work, each run by one worker from end to end.
+
+    Those files mostly wait: on a clock, a socket, a judge's process (170 s of a worker's time on two cores for
+    20 s of its CPU).  Handed out as any file, they ran at the start all at once (`FIRST`), and the cores were
+    idle some 40 core-seconds in the suite's first minute; anywhere else, they met each other later on.  In lanes,
+    a worker beyond the cores' (`pytest_xdist_auto_num_workers`) runs each lane while the others compute: on two
+    cores, the cores idle some 10 core-seconds of the run, and the suite took 179 s against 185 to 194 with one
+    worker more than the cores and no lanes (quiet machine, one run each)."""
+
+    def __init__(self, config: pytest.Config, log: Producer, lanes: int) -> None:
+        super().__init__(config, log)
+        self.lanes = lanes
+        self.lane_of: dict[str, str] = {}
+
+    def _split_scope(self, nodeid: str) -> str:
+        path = str(super()._split_scope(nodeid))
+        if layer(path.removeprefix("tests/")) != "integration":
+            return path
+        return self.lane_of.setdefault(path, f"lane {len(self.lane_of) % self.lanes}")
 
 
 # The cyclic garbage collector's first threshold in the test process once the suite is collected, against
@@ -222,10 +262,11 @@ def layer(path: str) -> str:
 
 
 # The order in which the workers take the layers' files: the slow ones (processes, sockets, whole games by mail)
-# first, so that the many small files of the fast layers fill the workers in at the end and neither waits long for
-# the other's last big file.  xdist's loadfile hands out files in the order collected only with
-# --no-loadscope-reorder (pyproject.toml's addopts): by default it sorts them by their number of tests, which put
-# the few-test files that wait on processes and clocks last, and the run ended with one core idle for a minute.
+# first (under -n auto the integration layer's as lanes, `Lanes`), so that the many small files of the fast layers
+# fill the workers in at the end and none waits long for another's last big file.  xdist's loadfile hands out files
+# in the order collected only with --no-loadscope-reorder (pyproject.toml's addopts): by default it sorts them by
+# their number of tests, which put the few-test files that wait on processes and clocks last, and the run ended with
+# one core idle for a minute.
 FIRST = ("integration", "e2e", "bymail", "migrations", "host", "template", "unit")
 
 
