@@ -7,13 +7,14 @@ import os
 import shutil
 import sys
 import tempfile
-from collections.abc import Generator, Iterator
+from collections.abc import Generator, Iterable, Iterator
 from pathlib import Path
 
 import coverage
 import pytest
 from xdist.remote import Producer
 from xdist.scheduler import LoadFileScheduling
+from xdist.workermanage import WorkerController
 
 from judge.service import passwords
 from judge.service.running import workers
@@ -107,26 +108,36 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Producer) -> LoadFil
 
 
 class Lanes(LoadFileScheduling):  # type: ignore[misc]  # xdist is untyped
-    """Files to the workers as they ask, each whole, but the integration layer's files (`layer`: real SMTP, the
-    daemon, processes) dealt out in order into ``lanes`` units of work, each run by one worker from end to end.
+    """Files to the workers as they ask, each whole, but the files that wait (`waits`: the integration layer's, real
+    SMTP, the daemon, processes) first to the workers of the lanes, the first ``lanes`` workers, and the others to
+    the rest of the workers: a lane's worker takes a file that computes once no file that waits is left, and
+    another worker a file that waits once no other is left.
 
-    Those files mostly wait: on a clock, a socket, a judge's process (170 s of a worker's time on two cores for
-    20 s of its CPU).  Handed out as any file, they ran at the start all at once (`FIRST`), and the cores were
-    idle some 40 core-seconds in the suite's first minute; anywhere else, they met each other later on.  In lanes,
-    a worker beyond the cores' (`pytest_xdist_auto_num_workers`) runs each lane while the others compute: on two
-    cores, the cores idle some 10 core-seconds of the run, and the suite took 179 s against 185 to 194 with one
-    worker more than the cores and no lanes (quiet machine, one run each)."""
+    Those files spend their time waiting: on a clock, a socket, a judge's process (170 s of a worker's time on two
+    cores for 20 s of its CPU).  Handed out as any file, they ran at the start all at once (`FIRST`), and the cores
+    were idle some 40 core-seconds in the suite's first minute; anywhere else, they met each other later on.  In
+    lanes, the workers beyond the cores' (`pytest_xdist_auto_num_workers`) wait while the others compute."""
 
     def __init__(self, config: pytest.Config, log: Producer, lanes: int) -> None:
         super().__init__(config, log)
-        self.lanes = lanes
-        self.lane_of: dict[str, str] = {}
+        self.lanes = {f"gw{number}" for number in range(lanes)}
 
-    def _split_scope(self, nodeid: str) -> str:
-        path = str(super()._split_scope(nodeid))
-        if layer(path.removeprefix("tests/")) != "integration":
-            return path
-        return self.lane_of.setdefault(path, f"lane {len(self.lane_of) % self.lanes}")
+    def _assign_work_unit(self, node: WorkerController) -> None:
+        scope = next_file(self.workqueue, lane=node.gateway.id in self.lanes)
+        self.workqueue.move_to_end(scope, last=False)  # xdist's own hands out the first
+        super()._assign_work_unit(node)
+
+
+def waits(path: str) -> bool:
+    """Whether the test file at ``path`` (from the project's root, as xdist names it) mostly waits."""
+    return layer(path.removeprefix("tests/")) == "integration"
+
+
+def next_file(files: Iterable[str], lane: bool) -> str:
+    """The file a worker is given next of ``files`` (in the order they are handed out): for a lane's worker the
+    first that waits, for another the first that does not; else the first."""
+    files = list(files)
+    return next((path for path in files if waits(path) == lane), files[0])
 
 
 # The cyclic garbage collector's first threshold in the test process once the suite is collected, against
