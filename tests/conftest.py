@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import functools
 import gc
 import os
 import shutil
 import sys
 import tempfile
-from collections.abc import Generator, Iterable, Iterator
+from collections.abc import Collection, Generator, Iterator
 from pathlib import Path
 
 import coverage
@@ -128,16 +129,17 @@ class Lanes(LoadFileScheduling):  # type: ignore[misc]  # xdist is untyped
         super()._assign_work_unit(node)
 
 
+@functools.cache
 def waits(path: str) -> bool:
-    """Whether the test file at ``path`` (from the project's root, as xdist names it) mostly waits."""
+    """Whether the test file at ``path`` (from the project's root, as xdist names it) mostly waits: asked of every
+    file left at each file handed out, and read once a file."""
     return layer(path.removeprefix("tests/")) == "integration"
 
 
-def next_file(files: Iterable[str], lane: bool) -> str:
+def next_file(files: Collection[str], lane: bool) -> str:
     """The file a worker is given next of ``files`` (in the order they are handed out): for a lane's worker the
     first that waits, for another the first that does not; else the first."""
-    files = list(files)
-    return next((path for path in files if waits(path) == lane), files[0])
+    return next((path for path in files if waits(path) == lane), next(iter(files)))
 
 
 # The cyclic garbage collector's first threshold in the test process once the suite is collected, against

@@ -30,18 +30,14 @@ def workers(config: pytest.Config, cores: int) -> int:
 
 @pytest.fixture
 def config(pytestconfig: pytest.Config, monkeypatch: pytest.MonkeyPatch) -> Iterator[pytest.Config]:
-    """This run's configuration with no lanes counted yet, and four workers sharing files as pyproject.toml asks;
-    its own lanes, if any, as they were after the test."""
+    """This test process's configuration, with four workers sharing files as pyproject.toml asks; the lanes it is
+    given counted, none after the test (only xdist's controller counts them, never the process running a test)."""
     monkeypatch.delenv("PYTEST_XDIST_AUTO_NUM_WORKERS", raising=False)
     monkeypatch.setattr(pytestconfig.option, "tx", ["popen"] * 4)
     monkeypatch.setattr(pytestconfig.option, "dist", "loadfile")
-    kept = pytestconfig.stash.get(LANES, None)
-    if kept is not None:
-        del pytestconfig.stash[LANES]
+    assert LANES not in pytestconfig.stash
     yield pytestconfig
-    if kept is not None:
-        pytestconfig.stash[LANES] = kept
-    elif LANES in pytestconfig.stash:
+    if LANES in pytestconfig.stash:
         del pytestconfig.stash[LANES]
 
 
