@@ -45,6 +45,18 @@ def test_rewrite_caches_every_files_rewrite_in_several_processes(tmp_path: Path)
     assert unrewritten(files) == []
 
 
+def test_coverage_is_not_asked_to_measure_the_rewrite(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    settings = written(tmp_path, "coverage.ini", f"[run]\ndata_file = {tmp_path / 'measured'}\nparallel = true\n")
+    monkeypatch.delenv("COVERAGE_PROCESS_CONFIG", raising=False)
+    monkeypatch.setenv("COVERAGE_PROCESS_START", str(settings))
+    collect(written(tmp_path, "test_measured.py"))
+    assert list(tmp_path.glob("measured.*")), "coverage measures a process started with this environment"
+    files = [written(tmp_path, "test_one.py")]
+    rewrite(files, processes=1)
+    assert unrewritten(files) == []
+    assert len(list(tmp_path.glob("measured.*"))) == 1
+
+
 def test_the_suites_files_are_the_test_files_in_and_at_the_paths_given(
         pytestconfig: pytest.Config, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     (tmp_path / "deeper").mkdir()
