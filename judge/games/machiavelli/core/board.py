@@ -237,7 +237,10 @@ class Board:
 
     def code(self, text: str) -> str:
         """The code of the area ``text`` names: a code, the canonical name or an alias, in any case
-        and with or without accents (``Kärnten``, ``karnten``, ``cri``)."""
+        and with or without accents (``Kärnten``, ``karnten``, ``cri``).  A code names its own area (no two areas
+        share a name: `__post_init__`), and is most of what is looked up (a position read back): it is not folded."""
+        if text in self.areas:
+            return text
         code = self._names.get(_fold(text))
         if code is None:
             raise BoardError(f"no area is called {text!r} on the {self.name} board")
