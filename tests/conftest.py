@@ -146,8 +146,8 @@ def next_file(files: Collection[str], lane: bool) -> str:
 # pytest rewrites each test file's asserts as it imports it, and caches the rewritten code beside the file's bytecode.
 # Every xdist worker imports every test file (each collects the whole suite), so where nothing is cached yet (a fresh
 # clone: the README's first run, CI's every run) each worker rewrote all of them at once: some 7 s of CPU apiece,
-# 26 s of the 310 s the suite takes on two cores with four workers (measured: a fresh clone's run 197 s against the
-# same clone's next 186).  Rewritten once, before the workers start, the work is done once, on every core.
+# 26 s of the 310 s of CPU the suite takes with four workers (measured on two cores: a fresh clone's run 197 s against
+# the same clone's next 186).  Rewritten once, before the workers start, the work is done once, on every core.
 WARM_FROM = 30
 """Test files at least missing their rewritten code for it to be written before the workers start.  A file's rewrite
 takes some 25 ms, which each worker saves; the warming's own processes start in some 0.8 s a core."""
