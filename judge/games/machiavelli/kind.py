@@ -60,6 +60,7 @@ from judge.api import (
 )
 from judge.games.machiavelli import ahead, handlers, lifecycle, pages, pictures, views
 from judge.games.machiavelli.core.board import Board, board_names, load_board
+from judge.games.machiavelli.core.campaign import expected_letters
 from judge.language import gettext as _
 from judge.language import in_reader_language, later, ngettext
 
@@ -297,10 +298,13 @@ class MachiavelliCommands(Commands):
         the position as the phase opened, so the same whenever asked; none for a country no letter is
         awaited from (eliminated, 4.3)."""
         row = api.current_phase(session, game)
-        if row is None or row.status != "open" or seat not in lifecycle.expected_now(session, game):
+        if row is None or row.status != "open":
             return None
         board = lifecycle.board_of(game)
-        notes, lines = views.form_parts(board, lifecycle.position_of(row, board), seat)
+        position = lifecycle.position_of(row, board)  # read once, for both (each seat's form, at every results mail)
+        if all(expected.player != seat for expected in expected_letters(board, position)):
+            return None
+        notes, lines = views.form_parts(board, position, seat)
         return api.Form(row.name, seat, tuple(notes), tuple(lines))
 
     def help(self, settings: Settings) -> str:

@@ -82,6 +82,23 @@ def test_M65_a_substitute_leader_who_comes_in_time_keeps_the_country_alive(tmp_p
     assert "eliminated" not in judge.last_to(CAROL).body.split("> STATUS")[1].split("\n")[1]
 
 
+def test_4_3_an_eliminated_country_is_given_no_form_and_a_country_playing_on_is(tmp_path: Path) -> None:
+    judge = two_countries(tmp_path)
+    judge.later(72)
+    judge.tick()  # Venice and Milan abandoned
+    judge.confirmed(CAROL)
+    judge.send(CAROL, "TAKEOVER VENICE@m1 carol-pw")
+    judge.later(96)
+    judge.tick()  # SP1454C: Milan, with no substitute, is eliminated; Venice plays on
+    assert state(judge) == ("active", "SU1454C")
+    with judge.db.transaction() as session:
+        game = session.scalars(select(Game).where(Game.name == "m1")).one()
+        kind = kind_of(session, game)
+        venice, milan = kind.form(session, game, "Venice"), kind.form(session, game, "Milan")
+    assert venice is not None and venice.phase == "SU1454C" and venice.lines
+    assert milan is None
+
+
 def test_M65_a_campaign_that_would_eliminate_a_leaderless_country_waits_for_the_deadline_its_notice_named(
         tmp_path: Path) -> None:
     """Venice is abandoned at the spring letter's deadline, Thursday 2026-01-08 12:00, its notice
