@@ -59,11 +59,12 @@ def test_coverage_is_not_asked_to_measure_the_rewrite(tmp_path: Path, monkeypatc
 
 def test_the_suites_files_are_the_test_files_in_and_at_the_paths_given(
         pytestconfig: pytest.Config, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    (tmp_path / "deeper").mkdir()
-    inside = [written(tmp_path, "test_a.py"), written(tmp_path / "deeper", "test_b.py")]
-    written(tmp_path, "helpers.py")
-    alone = written(tmp_path.parent, f"test_{tmp_path.name}_alone.py")
-    monkeypatch.setattr(pytestconfig, "args", [str(tmp_path), f"{alone}::test_it", str(tmp_path / "gone")])
+    folder = tmp_path / "folder"
+    (folder / "deeper").mkdir(parents=True)
+    inside = [written(folder, "test_a.py"), written(folder / "deeper", "test_b.py")]
+    written(folder, "helpers.py")
+    alone = written(tmp_path, "test_alone.py")
+    monkeypatch.setattr(pytestconfig, "args", [str(folder), f"{alone}::test_it", str(tmp_path / "gone")])
     assert suite_files(pytestconfig) == sorted([*inside, alone])
 
 
@@ -80,9 +81,9 @@ def test_the_controller_rewrites_before_its_workers_start_from_so_many_files_unr
         monkeypatch: pytest.MonkeyPatch) -> None:
     files = [written(tmp_path, f"test_{number}.py") for number in range(WARM_FROM)]
     session = request.session
-    monkeypatch.setattr(controller, "args", [str(files[0])] + [str(file) for file in files[2:]])
+    monkeypatch.setattr(controller, "args", [str(file) for file in files[1:]])
     pytest_sessionstart(session)
-    assert unrewritten(files) == files  # one short of WARM_FROM: the workers rewrite them
+    assert unrewritten(files) == files  # one short of WARM_FROM given: the workers rewrite them
     monkeypatch.setattr(controller, "args", [str(tmp_path)])
     pytest_sessionstart(session)
     assert unrewritten(files) == []
