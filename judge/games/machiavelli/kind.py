@@ -60,7 +60,6 @@ from judge.api import (
 )
 from judge.games.machiavelli import ahead, handlers, lifecycle, pages, pictures, views
 from judge.games.machiavelli.core.board import Board, board_names, load_board
-from judge.games.machiavelli.core.campaign import expected_letters
 from judge.language import gettext as _
 from judge.language import in_reader_language, later, ngettext
 
@@ -302,7 +301,7 @@ class MachiavelliCommands(Commands):
             return None
         board = lifecycle.board_of(game)
         position = lifecycle.position_of(row, board)  # read once, for both (each seat's form, at every results mail)
-        if all(expected.player != seat for expected in expected_letters(board, position)):
+        if seat not in lifecycle.expected_in(board, position):
             return None
         notes, lines = views.form_parts(board, position, seat)
         return api.Form(row.name, seat, tuple(notes), tuple(lines))

@@ -197,7 +197,12 @@ def expected_now(session: Session, game: Game) -> dict[str, Expected]:
     if row is None or row.status != "open":
         return {}
     board = board_of(game)
-    return {e.player: e for e in expected_letters(board, position_of(row, board))}
+    return expected_in(board, position_of(row, board))
+
+
+def expected_in(board: Board, position: Position) -> dict[str, Expected]:
+    """The letters the phase ``position`` opens awaits, by country (none from an eliminated one, 4.3)."""
+    return {e.player: e for e in expected_letters(board, position)}
 
 
 def waiting_seats(session: Session, game: Game) -> list[str]:
@@ -414,7 +419,7 @@ def roster(session: Session, game: Game) -> list[tuple[str, str]]:
 
 def todo(board: Board, position: Position, country: str) -> str:
     """What ``country`` must send in the phase ``position`` opens, in words."""
-    expected = {e.player: e for e in expected_letters(board, position)}
+    expected = expected_in(board, position)
     if country not in expected:
         return (_("You have been eliminated: nothing is expected of you.") if country in position.eliminated
                 else "")
@@ -444,7 +449,7 @@ def process_phase(session: Session, game: Game, settings: Settings, now: datetim
     position = position_of(row, board)
     standing = letters_of(session, game, row.name)
     letters = {country: orders_of(board, letter) for country, letter in standing.items()}
-    expected = {e.player: e for e in expected_letters(board, position)}
+    expected = expected_in(board, position)
     defaulted = {country: e for country, e in expected.items() if country not in standing}
     if position.phase is Phase.A:
         spring = spring_letter(board, position, letters)
@@ -641,7 +646,7 @@ def notice(session: Session, game: Game, row: PhaseRow, seat: str, which: str, u
     the deadline with the late alerts; "" for a country that owes no letter or has none in) to
     ``seat`` alone."""
     board = board_of(game)
-    expected = {e.player: e for e in expected_letters(board, position_of(row, board))}
+    expected = expected_in(board, position_of(row, board))
     default = views.default_text(expected[seat].phase) if seat in expected else ""
     if which == "received":
         letter = letters_of(session, game, row.name).get(seat)
