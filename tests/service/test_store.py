@@ -19,6 +19,7 @@ from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.config import Config
 from alembic.migration import MigrationContext
+from alembic.script import ScriptDirectory
 from sqlalchemy import Engine, event, inspect, select, text
 from sqlalchemy.exc import IntegrityError, OperationalError
 
@@ -131,9 +132,10 @@ def test_a_process_that_does_not_know_every_table_makes_a_new_database_by_the_mi
 
 
 def test_the_schema_judges_check_at_start_is_alembics_newest() -> None:
-    """`SCHEMA` is what a start compares the database with before loading Alembic: a migration
-    added without it would leave every database a version behind."""
-    assert newest_version() == SCHEMA
+    """`SCHEMA` is what a start and every operator's command compare the database with without loading
+    Alembic: a migration added without it would leave every database a version behind."""
+    head = ScriptDirectory.from_config(alembic_config("sqlite://")).get_current_head()
+    assert newest_version() == SCHEMA == head
 
 
 def test_a_judge_opening_a_database_at_the_newest_schema_does_not_load_alembic(tmp_path: Path) -> None:
@@ -143,6 +145,33 @@ def test_a_judge_opening_a_database_at_the_newest_schema_does_not_load_alembic(t
                              f"print(Database({url!r}).upgrade(), 'alembic' in sys.modules)"],
                             capture_output=True, text=True, check=True)
     assert opened.stdout.split() == [f"('{SCHEMA}',", f"'{SCHEMA}')", "False"]
+
+
+def test_an_operators_command_reads_the_schema_version_as_alembic_does_without_loading_it(tmp_path: Path) -> None:
+    """``judge status`` and the other commands check the schema (`schema_version`, `newest_version`) without
+    Alembic, and read what Alembic reads: none before the schema, then the version it wrote, at every step."""
+    db = Database(f"sqlite:///{tmp_path / 'j.db'}")
+    config = alembic_config(db.url)
+    with db.engine.connect() as connection:
+        assert database.schema_version(connection) is None
+        assert MigrationContext.configure(connection).get_current_revision() is None
+    for version in ("0001", "0007", SCHEMA):
+        command.upgrade(config, version)
+        with db.engine.connect() as connection:
+            assert database.schema_version(connection) == version == \
+                MigrationContext.configure(connection).get_current_revision()
+    db.engine.dispose()
+    checked = subprocess.run([sys.executable, "-c", "import sys; from sqlalchemy import create_engine; "
+                              "from judge.store.database import newest_version, schema_version; "
+                              f"connection = create_engine({db.url!r}).connect(); "
+                              "print(schema_version(connection), newest_version(), 'alembic' in sys.modules)"],
+                             capture_output=True, text=True, check=True)
+    assert checked.stdout.split() == [SCHEMA, SCHEMA, "False"]
+    with db.engine.begin() as connection:
+        connection.execute(text("INSERT INTO alembic_version VALUES ('0001')"))
+    with db.engine.connect() as connection, pytest.raises(RuntimeError, match="2 schema versions at once"):
+        database.schema_version(connection)  # as Alembic refuses a database with two heads
+    db.engine.dispose()
 
 
 AT = "2026-01-01 00:00:00"  # when the rows written by hand at an old schema were written
