@@ -121,9 +121,10 @@ def part(text: str) -> Part:
                       for match, end in zip(found, ends, strict=True)))
 
 
-def host_part(settings: Settings, kinds: Kinds) -> Part:
-    """The host's topics, the same in every game (a seat's commands, the game master's, mail)."""
-    return part(render("help_topics", settings=settings, games=games_help(kinds, settings),
+def host_part(settings: Settings, kinds: Kinds, games: list[KindHelp] | None = None) -> Part:
+    """The host's topics, the same in every game (a seat's commands, the game master's, mail); ``games``,
+    the kinds' `games_help` if the caller has made it already (rendering every kind's help is most of the cost)."""
+    return part(render("help_topics", settings=settings, games=games_help(kinds, settings) if games is None else games,
                        reply_bytes=reply_bytes(settings)))
 
 
@@ -133,8 +134,8 @@ def kind_part(settings: Settings, kind: GameKind) -> Part:
 
 def index(settings: Settings, kinds: Kinds) -> str:
     """The stranger's HELP: the commands anyone may send, the host's topics and the kinds hosted."""
-    return render("help_index", settings=settings, games=games_help(kinds, settings),
-                  topics=host_part(settings, kinds).topics)
+    games = games_help(kinds, settings)
+    return render("help_index", settings=settings, games=games, topics=host_part(settings, kinds, games).topics)
 
 
 def kind_help(settings: Settings, kind: GameKind, signed_on: bool) -> str:
