@@ -53,14 +53,21 @@ from jinja2 import BaseLoader, Environment, StrictUndefined
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from judge.language import current, reading, template_gettext, template_ngettext
+from judge.language import current, reading
 from judge.language import gettext as _
 from judge.service.clock import utcnow
 from judge.service.config import Settings
 from judge.service.hosting import records
 from judge.service.hosting.kinds import kind_of
 from judge.service.states import RUNNING
-from judge.service.templates import counted, kind_packages, seat_state_word, state_word, template_loader
+from judge.service.templates import (
+    counted,
+    install_gettext,
+    kind_packages,
+    seat_state_word,
+    state_word,
+    template_loader,
+)
 from judge.store.database import Database
 from judge.store.models import Game, Player
 from judge.web import fame, feeds, public
@@ -109,7 +116,7 @@ def _environment(loader: BaseLoader) -> Environment:
     env = Environment(loader=loader, autoescape=True, undefined=StrictUndefined,
                       trim_blocks=True, lstrip_blocks=True, extensions=["jinja2.ext.i18n"])
     env.policies["ext.i18n.trimmed"] = True  # a {% trans %} block's lines are one message, its spaces as one
-    env.install_gettext_callables(template_gettext, template_ngettext, newstyle=True)  # type: ignore[attr-defined]
+    install_gettext(env)
     env.filters["when"] = lambda moment: moment.strftime("%Y-%m-%d %H:%M UTC")
     env.filters["iso"] = lambda moment: moment.strftime("%Y-%m-%dT%H:%MZ")
     env.filters["power"] = power_title

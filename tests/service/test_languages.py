@@ -8,12 +8,14 @@ import logging
 from pathlib import Path
 
 import pytest
+from jinja2 import Environment
 from sqlalchemy import select
 
-from judge.language import called, gettext, name_of, offered, pgettext, reading
+from judge.language import called, gettext, name_of, offered, pgettext, reading, template_gettext, template_ngettext
 from judge.service.config import ConfigError, Settings
 from judge.service.outgoing import preferences
 from judge.service.outgoing.outbox import queue
+from judge.service.templates import install_gettext
 from judge.store.models import Game
 from tests.support.auction import GAME, GM, auction_judge, start_auction
 from tests.support.harness import Judge
@@ -212,3 +214,34 @@ def test_a_word_said_in_a_context_is_extracted_with_it_and_agrees_with_what_it_s
         assert pgettext("no such context", "none") == "none"  # a context nobody translated reads as English
     assert pgettext("centers", "none") == "none"
     assert pgettext("units", "{count} left", count=2) == "2 left"
+
+
+MESSAGES = (  # messages of the host's catalogue (and one of none), called as the templates call them
+    '{{ _("Game %(name)s", name=who) }}|{{ _("100%% of %(name)s", name=who) }}|'
+    '{{ ngettext("%(num)d reduction round", "%(num)d reduction rounds", n) }}|'
+    "{% trans name=who %}{{ name }} ended with neither a solo nor a draw: Draw-Size Scoring shares its 100 points "
+    "among the seats still holding a centre.{% endtrans %}|"
+    "{% trans count=n %}{{ count }} seat{% pluralize %}{{ count }} seats{% endtrans %}"
+)
+
+
+@pytest.mark.parametrize("autoescape", [False, True], ids=["mail", "page"])
+@pytest.mark.parametrize("language", ["en", "it", "fr"])
+def test_the_templates_messages_are_what_jinjas_own_gettext_writes(autoescape: bool, language: str) -> None:
+    """The templates' `_`, `gettext` and `ngettext` (`install_gettext`) write what Jinja2's i18n extension writes
+    with newstyle gettext: translated, their places filled by ``%`` (a ``%%`` written once), a plural by its
+    count, and a value escaped where the template escapes (a page) and not where it does not (a mail)."""
+    ours, jinjas = (Environment(autoescape=autoescape, extensions=["jinja2.ext.i18n"]) for _ in range(2))
+    for env in (ours, jinjas):
+        env.policies["ext.i18n.trimmed"] = True
+    install_gettext(ours)
+    jinjas.install_gettext_callables(template_gettext, template_ngettext, newstyle=True)  # type: ignore[attr-defined]
+    with reading(language):
+        for who, n in (("Anne", 0), ("<b>R&D</b>", 1), ("F1901M", 7)):
+            written = ours.from_string(MESSAGES).render(who=who, n=n)
+            assert written == jinjas.from_string(MESSAGES).render(who=who, n=n)
+            assert ("&lt;b&gt;R&amp;D&lt;/b&gt;" in written) is (autoescape and n == 1)
+            assert f"100% of {who if n != 1 or not autoescape else '&lt;b&gt;R&amp;D&lt;/b&gt;'}|" in written
+            assert f"|{n} seat{'' if n == 1 else 's'}" in written
+    with reading("it"):
+        assert ours.from_string(MESSAGES).render(who="Anne", n=7).startswith("Partita Anne|")
