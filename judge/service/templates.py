@@ -84,8 +84,9 @@ def install_gettext(env: Environment) -> None:
     and escaped where the template escapes), but each a single call.  The extension's ``_`` calls its
     ``gettext`` through the template's context, which calls the translation through the context again: three
     calls of the context's machinery for each message, where these make one; a Payola game's results mails
-    render in 0.64 times the time (0.19 ms a mail against 0.30, in-process, English; 0.27 against 0.39 in
-    Italian).  `{% trans %}` blocks call the same names."""
+    render in about two thirds of the time (in-process: 0.19 ms a mail against 0.30 in English, 0.27 against
+    0.39 in Italian).  `{% trans %}` blocks call the same names."""
+    # the extension's own first: its newstyle flag is how it compiles {% trans %}; then these over its callables
     env.install_gettext_callables(template_gettext, template_ngettext, newstyle=True)  # type: ignore[attr-defined]
     env.globals.update(_=_gettext, gettext=_gettext, ngettext=_ngettext)
 
