@@ -10,18 +10,21 @@ from __future__ import annotations
 from typing import Any
 
 from judge.api import Tool, json_tool
-from judge.engine.notation import legal_orders_to_data, position_from_data, result_to_data
-from judge.engine.phases import adjudicate
 
 
 def adjudicate_data(data: Any) -> dict[str, Any]:
     """One `judge adjudicate` request: a position with orders in, the phase result out."""
+    from judge.engine.notation import position_from_data, result_to_data
+    from judge.engine.phases import adjudicate
+
     position, orders = position_from_data(data)
     return result_to_data(adjudicate(position, orders))
 
 
 def orders_data(data: Any) -> dict[str, Any]:
     """One `judge orders` request: a position in, every legal order of every unit out."""
+    from judge.engine.notation import legal_orders_to_data, position_from_data
+
     position, _ = position_from_data(data)
     return legal_orders_to_data(position)
 
