@@ -11,4 +11,5 @@
 
 Beside them, the ground they all stand on, which imports none of them: the settings (`config`), the
 templates, the states of a game (`states`), time zones, the clock, the mailbox of an address, passwords,
-the command table's dispatcher, the data directory, the logs, and who holds a claim (`claimants`)."""
+the command table's dispatcher, the data directory, the logs, who holds a claim (`claimants`), and the garbage
+collector's settings in a long-lived process (`collector`)."""

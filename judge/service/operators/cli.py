@@ -101,6 +101,7 @@ def _settings(args: argparse.Namespace) -> Settings:
 
 def _service(args: argparse.Namespace, kinds: Callable[[], Kinds]) -> int:
     """The commands that work on a judge's database: inject, process, tick, serve."""
+    from judge.service import collector
     from judge.service.clock import now_on
     from judge.service.config import ConfigError
     from judge.service.datadir import REFUSED, OperatorError, RootRefused, data_dir_lock, refuse_root
@@ -122,6 +123,7 @@ def _service(args: argparse.Namespace, kinds: Callable[[], Kinds]) -> int:
             try:
                 with data_dir_lock(settings.data_dir, alone=False):
                     db = open_database(settings, kinds())
+                    collector.long_lived()
                     now = now_on(db)
                     lines = [line for line in timer_tick(db, settings, now)
                              if (" is not due " not in line or "notices" in line) and " processed" not in line]
@@ -133,6 +135,7 @@ def _service(args: argparse.Namespace, kinds: Callable[[], Kinds]) -> int:
                 print(f"{now:%Y-%m-%d %H:%M:%S} UTC {line}")
             return 0
         db = open_database(settings, kinds())
+        collector.long_lived()
         if args.command == "process":
             print(process_game(db, settings, args.game, now_on(db), force=args.force))
         else:

@@ -75,7 +75,6 @@ at the start and every minute (`judge.service.clock.SharedClock`); on SQLite the
 from __future__ import annotations
 
 import asyncio
-import gc
 import logging
 import os
 import shlex
@@ -95,6 +94,7 @@ from typing import Any
 from judge import __version__, core_build
 from judge.mail.smtp_in import InboundHandler, judge_addresses, smtp_factory
 from judge.peers import networks
+from judge.service import collector
 from judge.service.clock import REFRESH, SharedClock, utcnow
 from judge.service.config import Settings
 from judge.service.datadir import data_dir_lock, pid_file
@@ -891,7 +891,7 @@ def _applier_main(pipe: Connection, settings: Settings, kinds: Kinds, holding: H
     repeats = log_to(settings.log_file)
     db = Database(settings.database_url, {SESSION_KEY: kinds}, holding)
     runs = Runs(db, settings)  # kept for the process's life: a mail left to a later run is read once
-    gc.freeze()  # what start-up made lives as long as the process: the collector's full passes skip it
+    collector.long_lived()
     try:
         answer: object = "ready"
         while _answered(pipe, answer):
@@ -927,7 +927,7 @@ def serve(settings: Settings, kinds: Kinds) -> None:
     terminal hung up); with a log file (``log-file``) SIGHUP only says the log goes on there,
     in a file opened again if it was moved (a log rotation's ``postrotate``)."""
     repeats = log_to(settings.log_file)
-    gc.freeze()  # what the imports made lives as long as the judge: the collector's full passes skip it
+    collector.long_lived()
 
     async def main() -> None:
         daemon = Daemon(settings, kinds)

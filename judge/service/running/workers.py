@@ -39,7 +39,6 @@ wait for the next start.
 
 from __future__ import annotations
 
-import gc
 import logging
 import multiprocessing
 import os
@@ -51,6 +50,7 @@ from datetime import datetime
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
+from judge.service import collector
 from judge.service.claimants import claim_for
 from judge.service.config import Settings
 from judge.service.hosting.kinds import SESSION_KEY, Kinds
@@ -327,7 +327,7 @@ def _worker_main(pipe: Connection, settings: Settings, kinds: Kinds, stopping: A
     claim_for(daemon)  # its claims are its judge's: a worker lost while its judge lives is the daemon's to settle
     repeats = log_to(settings.log_file)
     db = Database(settings.database_url, {SESSION_KEY: kinds}, holding)
-    gc.freeze()  # what start-up made lives as long as the process: the collector's full passes skip it
+    collector.long_lived()
     try:
         pipe.send("ready")
         while True:
