@@ -251,14 +251,16 @@ def latest(session: Session, game: Game, phase: str) -> dict[tuple[str, str], tu
     return found
 
 
+_LATEST_SUBMISSION = (select(Submission).where(Submission.game_id == bindparam("game_id"),
+                                                Submission.phase == bindparam("phase"),
+                                                Submission.seat == bindparam("seat"),
+                                                Submission.kind == bindparam("kind"))
+                      .order_by(Submission.id.desc()).limit(1))
+"""A seat's newest submission of a kind in a phase (`latest_submission`)."""
+
+
 def latest_submission(session: Session, game: Game, phase: str, power: str, kind: str) -> Submission | None:
-    return session.scalar(
-        select(Submission)
-        .where(Submission.game_id == game.id, Submission.phase == phase, Submission.seat == power,
-               Submission.kind == kind)
-        .order_by(Submission.id.desc())
-        .limit(1)
-    )
+    return session.scalar(_LATEST_SUBMISSION, {"game_id": game.id, "phase": phase, "seat": power, "kind": kind})
 
 
 def latest_accepted(session: Session, game: Game, phase: str, power: str, kind: str) -> datetime | None:

@@ -67,7 +67,7 @@ from email.utils import make_msgid, parseaddr
 from typing import cast
 from urllib.parse import quote
 
-from sqlalchemy import Table, case, delete, exists, func, insert, select, update
+from sqlalchemy import Table, bindparam, case, delete, exists, func, insert, select, update
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session
 
@@ -423,6 +423,10 @@ class Kept:
 KEPT = Kept()  # this process's (`Kept`)
 
 
+_DRAWING = select(Outbox.id, Outbox.message_id).where(Outbox.status == "drawing")
+"""Each row waiting for its drawings (`Drawings.settle`)."""
+
+
 class Drawings:
     """What a sender has seen of the mails waiting for their drawings: each since when, by its
     own monotonic clock (``clock``), not a database's or another machine's.
@@ -441,7 +445,7 @@ class Drawings:
         """Make due, without their drawings, the mails seen waiting for them `DRAWING_TIME` or longer;
         how many."""
         now = self.clock()
-        waiting = session.execute(select(Outbox.id, Outbox.message_id).where(Outbox.status == "drawing")).all()
+        waiting = session.execute(_DRAWING).all()
         self.since = {str(message_id): self.since.get(str(message_id), now) for _, message_id in waiting}
         lost = [row_id for row_id, message_id in waiting if now - self.since[str(message_id)] >= DRAWING_TIME]
         if not lost:
@@ -562,6 +566,16 @@ class Listing:
     one_click: str | None = None
 
 
+_GAMES = select(Game.id, Game.name, Game.gm_address).where(Game.id.in_(bindparam("games", expanding=True)))
+_WATCHING = select(Observer.game_id, Observer.address).where(
+    Observer.game_id.in_(bindparam("games", expanding=True)),
+    Observer.address.in_(bindparam("recipients", expanding=True)))
+_SEATED = select(Player.game_id, Player.address).where(
+    Player.game_id.in_(bindparam("games", expanding=True)), Player.address.in_(bindparam("recipients", expanding=True)))
+"""Of the ``games`` and ``recipients`` of the mail leaving: each game's name and master, who observes one, and
+who plays a seat of one (asked only when someone observes: `listings`)."""
+
+
 def listings(session: Session, rows: Sequence[Outbox], links: str | None = None) -> dict[int, Listing]:
     """The `Listing` of each of ``rows`` that is about a game (a game id), by the row's id: what the
     sender builds their messages with (`message_of`).  A mail goes to an observer when its
@@ -575,12 +589,10 @@ def listings(session: Session, rows: Sequence[Outbox], links: str | None = None)
     if not games:
         return {}
     recipients = {row.recipient for row in rows if row.game_id is not None}
-    found = {game_id: (name, master) for game_id, name, master in session.execute(
-        select(Game.id, Game.name, Game.gm_address).where(Game.id.in_(games)))}
-    watching = {(game_id, address) for game_id, address in session.execute(select(
-        Observer.game_id, Observer.address).where(Observer.game_id.in_(games), Observer.address.in_(recipients)))}
-    seated = {(game_id, address) for game_id, address in session.execute(select(
-        Player.game_id, Player.address).where(Player.game_id.in_(games), Player.address.in_(recipients)))}
+    chosen = {"games": games, "recipients": recipients}
+    found = {game_id: (name, master) for game_id, name, master in session.execute(_GAMES, chosen)}
+    watching = {(game_id, address) for game_id, address in session.execute(_WATCHING, chosen)}
+    seated = {(game_id, address) for game_id, address in session.execute(_SEATED, chosen)} if watching else set()
     pages = links if watching else None
     secret = one_click.key(session) if pages else b""
     listed = {}

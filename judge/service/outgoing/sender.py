@@ -287,9 +287,7 @@ def settle_stale(db: Database, settings: Settings, transport: Transport, now: da
         return claimed_at is None or claimed_at <= now - transport.delivery_time or ended[claimed_by]
 
     with db.transaction() as session:
-        stale = [row_id for row_id, claimed_at, claimed_by in session.execute(
-            select(Outbox.id, Outbox.next_attempt_at, Outbox.claimed_by).where(Outbox.status == "sending"))
-            if dead(claimed_at, claimed_by)]
+        stale = [row_id for row_id, claimed_at, claimed_by in session.execute(_SENDING) if dead(claimed_at, claimed_by)]
         # Locked (another judge settling some of them has those, and they are skipped), and looked at
         # again: a row put back and claimed anew meanwhile is a live sender's.
         rows = [row for row in session.scalars(select(Outbox).where(Outbox.id.in_(stale), Outbox.status == "sending")
@@ -375,8 +373,10 @@ def _ahead(sending_only: bool = False) -> ColumnElement[bool]:
                           older.status.in_(("sending", "pending")), first)
 
 
-# The sender's two statements, built once with bound values: built at each pass (an alias, an EXISTS), they cost
-# some milliseconds of Python a pass, as much as running them; SQLAlchemy caches what they compile to.
+# The sender's statements, built once with bound values: built at each pass (an alias, an EXISTS), they cost
+# some milliseconds of Python a pass, as much as running them; SQLAlchemy caches what they compile to.  The others
+# built at each pass too, and the ORM bringing up to date sessions that had loaded nothing, made the answer to a
+# mail that comes alone cost a quarter more CPU (`bench/answer_bench.py`).
 _DUE = (select(Outbox.id).where(Outbox.status == "pending", _due(Outbox), ~_ahead(sending_only=True))
         .order_by(Outbox.id).limit(bindparam("limit")))
 """The ids of the rows due at ``now``, oldest first, no older mail to their address being handed over: at most
@@ -385,9 +385,24 @@ _CLAIM = (update(Outbox).where(Outbox.id.in_(bindparam("batch", expanding=True))
                                ~_ahead())
           .values(status="sending", attempts=Outbox.attempts + 1, next_attempt_at=bindparam("claimed_at"),
                   claimed_by=bindparam("claimant"))
-          .returning(Outbox.id))
+          .returning(Outbox.id).execution_options(synchronize_session=False))
 """The rows of ``batch`` claimed at ``claimed_at`` by ``claimant``, if still pending and not behind an older mail
-(`_claim`)."""
+(`_claim`).  Its transaction has loaded no row, so the session has nothing to bring up to date (the ORM's own
+way of doing so doubled the statement's cost); nor have those of `_SENT` and `_DUE_AT_ONCE`."""
+_CLAIMED = (select(Outbox).where(Outbox.id.in_(bindparam("claimed", expanding=True))).options(_WITH_FILES)
+            .order_by(Outbox.id))
+"""The rows ``claimed``, with their files (`_claim`)."""
+_SENDING = select(Outbox.id, Outbox.next_attempt_at, Outbox.claimed_by).where(Outbox.status == "sending")
+"""Each row being handed over, when and by whom it was claimed (`settle_stale`)."""
+_SENT = (update(Outbox).where(Outbox.id.in_(bindparam("taken", expanding=True)))
+         .values(status="sent", sent_at=bindparam("now")).execution_options(synchronize_session=False))
+"""The rows ``taken`` by the transport, sent at ``now`` (`_record`)."""
+_DEFERRED = (select(Outbox.id).where(Outbox.status == "pending", Outbox.next_attempt_at > bindparam("now"))
+             .order_by(Outbox.id).limit(bindparam("limit")))
+"""The ids of the rows deferred past ``now``, oldest first: at most ``limit`` (`_due_again`)."""
+_DUE_AT_ONCE = (update(Outbox).where(Outbox.id.in_(bindparam("later", expanding=True)), Outbox.status == "pending")
+                .values(next_attempt_at=None).execution_options(synchronize_session=False))
+"""The deferred rows ``later``, if still pending, due at once (`_due_again`)."""
 
 
 def _claim(db: Database, batch: list[int], claimed_at: datetime, now: datetime,
@@ -402,8 +417,7 @@ def _claim(db: Database, batch: list[int], claimed_at: datetime, now: datetime,
                                                 "claimant": claimant()}))
         if not claimed:
             return [], {}
-        rows = list(session.scalars(select(Outbox).where(Outbox.id.in_(claimed)).options(_WITH_FILES)
-                                    .order_by(Outbox.id)))
+        rows = list(session.scalars(_CLAIMED, {"claimed": claimed}))
         return rows, listings(session, rows, links)
 
 
@@ -455,7 +469,7 @@ def _record(db: Database, settings: Settings, handed: Handed, now: datetime) -> 
             _fail(db, settings, row.id, now, f"{type(failure).__name__}: {failure}")
     if taken:
         with db.transaction() as session:
-            session.execute(update(Outbox).where(Outbox.id.in_(taken)).values(status="sent", sent_at=now))
+            session.execute(_SENT, {"taken": taken, "now": now})
     return taken
 
 
@@ -503,11 +517,9 @@ UNRECORDED = Unrecorded()  # what this process's sender did but could not record
 def _due_again(db: Database, now: datetime, limit: int) -> list[int]:
     """The rows deferred until later, made due at once: the relay (or the Maildir) took a mail."""
     with db.transaction() as session:
-        later = list(session.scalars(select(Outbox.id).where(Outbox.status == "pending", Outbox.next_attempt_at > now)
-                                     .order_by(Outbox.id).limit(limit)))
+        later = list(session.scalars(_DEFERRED, {"now": now, "limit": limit}))
         if later:
-            session.execute(update(Outbox).where(Outbox.id.in_(later), Outbox.status == "pending")
-                            .values(next_attempt_at=None))
+            session.execute(_DUE_AT_ONCE, {"later": later})
             log.info("mail goes out again: %d deferred mail(s) due at once", len(later))
     return later
 

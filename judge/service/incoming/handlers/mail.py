@@ -143,6 +143,10 @@ def receive(db: Database, raw: bytes, now: datetime, envelope_from: str | None =
     return store(db, [(raw, envelope_from)], now)[0]
 
 
+_STORE = insert(InboundRow).returning(InboundRow.id, sort_by_parameter_order=True)
+"""The mails stored, their ids in the order given (`store`)."""
+
+
 def store(db: Database, mails: Sequence[tuple[bytes, str | None]], now: datetime) -> list[int]:
     """Store raw mails (each with its envelope sender) in one transaction, with one insert and
     no parsing; their ids, in order.  Several at once is how the daemon commits the mail of many
@@ -150,8 +154,7 @@ def store(db: Database, mails: Sequence[tuple[bytes, str | None]], now: datetime
     rows = [{"raw": raw, "envelope_from": bounded_sender(envelope_from), "received_at": now, "status": "new"}
             for raw, envelope_from in mails]
     with db.urgent() as connection:
-        inserted = list(connection.scalars(
-            insert(InboundRow).returning(InboundRow.id, sort_by_parameter_order=True), rows))
+        inserted = list(connection.scalars(_STORE, rows))
         if connection.dialect.name == "postgresql":  # heard by every judge on the database at the commit
             connection.execute(_RING)
         return inserted
