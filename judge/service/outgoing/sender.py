@@ -257,10 +257,14 @@ def envelope_sender(settings: Settings, row_id: int, key: bytes) -> str:
     return verp_address(local, domain, row_id, key)
 
 
+_VERP = select(Secret.value).where(Secret.name == "verp")
+
+
 def verp_key(session: Session) -> bytes:
     """The key of the tags of the judge's VERP addresses: drawn by migration 0008, so the same
-    for every process on the database and across restarts."""
-    return session.get_one(Secret, "verp").value.encode()
+    for every process on the database and across restarts.  Read as a column, not a row: loading the
+    row took twice as long (0.2 ms, at each pass of the sender)."""
+    return session.scalars(_VERP).one().encode()
 
 
 def recover(db: Database, settings: Settings, transport: Transport, now: datetime) -> None:
