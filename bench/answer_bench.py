@@ -33,6 +33,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from sender_bench import peer_tree  # a sibling script: ``--peer`` or ``--peer-rev`` unpacked
+
 ROOT = Path(__file__).resolve().parent.parent
 WARM_UP = 30  # mails answered before the timing starts
 
@@ -74,17 +76,6 @@ def child(tree: Path, mails: int) -> tuple[float, int]:
                           capture_output=True, text=True, cwd=tree)
     result = json.loads(done.stdout.strip().splitlines()[-1])
     return result["cpu"], int(result["sent"])
-
-
-def peer_tree(args: argparse.Namespace, tmp: Path) -> Path:
-    """The peer's tree: ``--peer``, or ``--peer-rev`` unpacked under ``tmp``."""
-    if args.peer:
-        return Path(args.peer).resolve()
-    tree = tmp / "peer"
-    tree.mkdir()
-    archive = subprocess.run(["git", "-C", str(ROOT), "archive", args.peer_rev], check=True, capture_output=True)
-    subprocess.run(["tar", "-x", "-C", str(tree)], input=archive.stdout, check=True)
-    return tree
 
 
 def main() -> None:
