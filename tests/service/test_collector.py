@@ -36,8 +36,8 @@ def test_a_started_process_leaves_what_it_made_out_of_the_collector_and_passes_o
     """In a fresh interpreter (the tests' own process sets its collector as the judge does: `tests/conftest.py`)."""
     done = subprocess.run([sys.executable, "-c", PROBE], capture_output=True, text=True, check=True, timeout=60)
     default, tuned, frozen = json.loads(done.stdout)
-    assert default == [700, 10, 10]  # Python's own, which the judge's processes start with
-    assert tuned == [10_000, 10, 10] and collector.YOUNG == 10_000
+    assert default[0] < collector.YOUNG == 10_000  # Python's own (700 on 3.11), which the judge's processes start with
+    assert tuned == [collector.YOUNG, *default[1:]]  # the older generations' as Python has them
     assert frozen >= 1000  # the thousand lists at least, and the modules' objects
 
 
