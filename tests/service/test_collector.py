@@ -43,7 +43,8 @@ def test_a_started_process_leaves_what_it_made_out_of_the_collector_and_passes_o
 
 @pytest.fixture
 def started(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """The processes that said they had started (`collector.long_lived`), by the command or function they run."""
+    """A word for each time a process said it had started (`collector.long_lived`, stubbed: this test process's
+    collector is left as it is)."""
     said: list[str] = []
     monkeypatch.setattr(collector, "long_lived", lambda: said.append("started"))
     return said
