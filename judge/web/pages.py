@@ -63,6 +63,7 @@ from judge.service.states import RUNNING
 from judge.service.templates import (
     counted,
     install_gettext,
+    keep_compiled,
     kind_packages,
     seat_state_word,
     state_word,
@@ -124,6 +125,7 @@ def _environment(loader: BaseLoader) -> Environment:
     env.globals["language"] = current
     env.globals["state_word"] = state_word
     env.globals["seat_state_word"] = seat_state_word
+    keep_compiled(env, "web")
     return env
 
 
