@@ -19,12 +19,22 @@ POLL = 0.05  # seconds between two looks for the judge's mail: a look reads only
 
 
 @dataclass(frozen=True)
+class _Read:
+    """A mail the judge sent, with its To and Subject read once: the email package parses a header again each
+    time it is asked, and a script waiting for answers asked it of every mail sent, twenty times a second."""
+
+    message: EmailMessage
+    to: str
+    subject: str
+
+
+@dataclass(frozen=True)
 class DemoJudge:
     """A judge running for a demo: its SMTP port on loopback and its settings (its Maildir)."""
 
     port: int
     settings: Settings
-    _read: list[EmailMessage] = field(default_factory=list, repr=False, compare=False)  # the mails read, in order
+    _read: list[_Read] = field(default_factory=list, repr=False, compare=False)  # the mails read, in order
     _files: set[str] = field(default_factory=set, repr=False, compare=False)  # their files' names: each read once
 
     def send(self, sender: str, body: str) -> None:
@@ -37,20 +47,24 @@ class DemoJudge:
 
     def mails(self) -> list[EmailMessage]:
         """Every mail the judge has sent, oldest first."""
+        return [read.message for read in self._sent()]
+
+    def _sent(self) -> list[_Read]:
+        """Every mail the judge has sent, oldest first, with its To and Subject."""
         for path in MaildirOutbox(self.settings.maildir).files(known=self._files):
             message = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
             assert isinstance(message, EmailMessage)
             self._files.add(path.name)
-            self._read.append(message)
+            self._read.append(_Read(message, str(message["To"]), str(message["Subject"])))
         return list(self._read)
 
     def wait_for(self, subject: str, to: str | None = None, timeout: float = 60.0) -> EmailMessage:
         """The judge's mail with ``subject`` (to ``to``), once it has sent it."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
-            for message in self.mails():
-                if message["Subject"] == subject and to in (None, message["To"]):
-                    return message
+            for read in self._sent():
+                if read.subject == subject and to in (None, read.to):
+                    return read.message
             time.sleep(POLL)
         raise TimeoutError(f"no mail '{subject}' after {timeout:g} s")
 
@@ -65,7 +79,7 @@ class DemoJudge:
         before a deadline, and a script that waits for the judge once rather than once a mail."""
         senders = [sender for sender, _ in mails]
         assert len(set(senders)) == len(senders), "one mail a sender: an answer is told apart by its recipient"
-        before = {sender: sum(m["To"] == sender for m in self.mails()) for sender in senders}
+        before = {sender: sum(read.to == sender for read in self._sent()) for sender in senders}
         for sender, body in mails:
             self.send(sender, body)
         deadline = time.monotonic() + timeout
@@ -74,21 +88,21 @@ class DemoJudge:
             if time.monotonic() > deadline:
                 raise TimeoutError(f"no answer to {sorted(set(senders) - set(found))} after {timeout:g} s")
             time.sleep(POLL)
-            sent = self.mails()
+            sent = self._sent()
             for sender in set(senders) - set(found):
-                answer = next((m for m in [m for m in sent if m["To"] == sender][before[sender]:]
-                               if str(m["Subject"]).startswith("Re:")), None)
+                answer = next((read for read in [read for read in sent if read.to == sender][before[sender]:]
+                               if read.subject.startswith("Re:")), None)
                 if answer is not None:
-                    found[sender] = answer
+                    found[sender] = answer.message
         return [found[sender] for sender in senders]
 
     def confirm(self, address: str, timeout: float = 60.0) -> None:
         """Answer with ``CONFIRM token`` the mail that asks ``address`` to confirm it wants game mail."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
-            for message in self.mails():
-                if str(message["Subject"]).startswith("Please confirm:") and message["To"] == address:
-                    token = next(line for line in text_of(message).splitlines() if line.startswith("CONFIRM "))
+            for read in self._sent():
+                if read.subject.startswith("Please confirm:") and read.to == address:
+                    token = next(line for line in text_of(read.message).splitlines() if line.startswith("CONFIRM "))
                     self.send(address, token)
                     return
             time.sleep(POLL)
