@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, cast
 
-from sqlalchemy import Connection, Table, bindparam, delete, event, func, insert, select
+from sqlalchemy import Connection, Table, bindparam, delete, event, func, insert, inspect, select
 from sqlalchemy.orm import Session, SessionTransaction, object_session
 
 from judge.language import Stored, later, worded
@@ -113,9 +113,18 @@ _SUBMIT = insert(_SUBMISSIONS)
 
 
 def current_phase(session: Session, game: Game) -> PhaseRow | None:
+    """The row of ``game``'s current phase (None before it starts), read once a transaction (`Reads`): a mail or a
+    deadline asks for it several times, and each read loaded the row's position again.  Pending changes are
+    flushed as the read would have flushed them; a row deleted since (a ROLLBACK's `drop_phase`) is read again."""
     if game.phase is None:
         return None
-    row: PhaseRow | None = session.scalar(_CURRENT_PHASE, {"game_id": game.id, "phase": game.phase})
+    read = Reads.of(session).phase
+    key = (game.id, game.phase, "row")
+    row: PhaseRow | None = read.get(key)
+    if session.autoflush:
+        session.flush()
+    if row is None or not inspect(row).persistent or row in session.deleted:
+        row = read[key] = session.scalar(_CURRENT_PHASE, {"game_id": game.id, "phase": game.phase})
     return row
 
 
