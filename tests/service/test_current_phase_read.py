@@ -54,6 +54,14 @@ def game(session: Session) -> Game:
     return found
 
 
+def read_current(session: Session) -> tuple[Game, PhaseRow]:
+    """Game g1 and its current phase's row, read in ``session``."""
+    played = game(session)
+    row = host.current_phase(session, played)
+    assert row is not None
+    return played, row
+
+
 def test_the_current_phase_is_read_once_a_transaction(tmp_path: Path) -> None:
     judge = start_auction(auction_judge(tmp_path))
     with phase_reads(judge) as read, judge.db.transaction() as session:
@@ -69,9 +77,7 @@ def test_the_current_phase_is_read_once_a_transaction(tmp_path: Path) -> None:
 def test_a_phase_opened_in_the_transaction_is_the_current_one(tmp_path: Path) -> None:
     judge = start_auction(auction_judge(tmp_path))
     with judge.db.transaction() as session:
-        played = game(session)
-        first = host.current_phase(session, played)
-        assert first is not None
+        played, first = read_current(session)
         opened = host.open_phase(session, played, "L2", first.position, judge.now)
         assert host.current_phase(session, played) is opened
 
@@ -80,9 +86,8 @@ def test_the_current_phase_opened_again_in_its_own_name_is_its_new_row(tmp_path:
     """`open_phase` deletes a row of the phase's name (a ROLLBACK's) before it adds its own."""
     judge = moved_on(start_auction(auction_judge(tmp_path)))
     with judge.db.transaction() as session:
-        played = game(session)
-        current = host.current_phase(session, played)
-        assert current is not None and current.name == "L2"
+        played, current = read_current(session)
+        assert current.name == "L2"
         again = host.open_phase(session, played, current.name, current.position, judge.now)
         assert again is not current and host.current_phase(session, played) is again
 
@@ -90,9 +95,7 @@ def test_the_current_phase_opened_again_in_its_own_name_is_its_new_row(tmp_path:
 def test_a_current_phase_deleted_in_the_transaction_is_read_again(tmp_path: Path) -> None:
     judge = moved_on(start_auction(auction_judge(tmp_path)))
     with judge.db.transaction() as session:
-        played = game(session)
-        current = host.current_phase(session, played)
-        assert current is not None
+        played, current = read_current(session)
         drop_current(session, played, current)
         assert host.current_phase(session, played) is None
 
@@ -100,9 +103,7 @@ def test_a_current_phase_deleted_in_the_transaction_is_read_again(tmp_path: Path
 def test_a_savepoint_rolled_back_forgets_the_row_it_read(tmp_path: Path) -> None:
     judge = moved_on(start_auction(auction_judge(tmp_path)))
     with judge.db.transaction() as session:
-        played = game(session)
-        current = host.current_phase(session, played)
-        assert current is not None
+        played, current = read_current(session)
         nested = session.begin_nested()
         drop_current(session, played, current)
         assert host.current_phase(session, played) is None
