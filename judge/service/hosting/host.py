@@ -61,8 +61,8 @@ class Reads:
     """What the mails of one transaction have read of the games they act on, read once for them
     all (a run applies several mails in one transaction: `judge.service.incoming.handlers.mail.Runs`):
     each game's row, locked until the transaction ends (`Conversation.game`); its seats once it
-    has started (`Conversation.seats`); what is read of a phase (`phase`: its position, and the
-    latest submission of each seat and kind, which `submit` keeps up to date).  Everything is
+    has started (`Conversation.seats`); what is read of a phase (`phase`: its row, `current_phase`; its
+    position; the latest submission of each seat and kind, which `submit` keeps up to date).  Everything is
     dropped when anything in the transaction is rolled back (a refused or failed mail's savepoint
     gave up the locks it took and the changes it made), and a game's seats and phases when its
     phase changes (`Game.phase` set: processed, rolled back, started)."""
@@ -119,7 +119,7 @@ def current_phase(session: Session, game: Game) -> PhaseRow | None:
     if game.phase is None:
         return None
     read = Reads.of(session).phase
-    key = (game.id, game.phase, "row")
+    key = (game.id, game.phase, "current phase row")
     row: PhaseRow | None = read.get(key)
     if session.autoflush:
         session.flush()

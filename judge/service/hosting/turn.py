@@ -86,7 +86,8 @@ class Acting(Protocol):
 
     def read_once(self, game: Game, what: str, read: Callable[[], T]) -> T:
         """What ``read`` reads of ``game``'s current phase, read once for all the mails of the
-        transaction (and again once the phase changes or anything is rolled back)."""
+        transaction (and again once the phase changes or anything is rolled back).  ``what`` names it
+        among the transaction's reads of the phase: the host's own are "submissions" and "current phase row"."""
         ...
 
 
