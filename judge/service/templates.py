@@ -84,7 +84,7 @@ def environment() -> Environment:
     env.filters["wordwrap"] = wordwrap
     env.filters["language_name"] = called
     env.globals["languages"] = lambda: [(code, name_of(code)) for code in offered()]
-    keep_compiled(env, "mail")
+    keep_compiled(env)
     return env
 
 
@@ -103,9 +103,9 @@ class _Compiled(FileSystemBytecodeCache):
             super().dump_bytecode(bucket)
 
 
-def keep_compiled(env: Environment, side: str) -> None:
-    """Keep ``env``'s compiled templates (``side``: which of the judge's environments it is) in Jinja2's folder
-    of this user's in the temporary folder, once ``env`` is set up; none where that folder cannot be made.
+def keep_compiled(env: Environment) -> None:
+    """Keep ``env``'s compiled templates in Jinja2's folder of this user's in the temporary folder, once ``env`` is
+    set up; none where that folder cannot be made.
 
     Jinja2 finds a template's code by its name and file and checks it against the template's source; what the
     code also depends on is the environment's settings (its syntax, its extensions and their policies, which
@@ -118,7 +118,7 @@ def keep_compiled(env: Environment, side: str) -> None:
     policies = sorted((name, repr(value)) for name, value in env.policies.items())
     fingerprint = hashlib.sha256(repr((jinja2.__version__, settings, extensions, policies)).encode()).hexdigest()
     try:
-        env.bytecode_cache = _Compiled(pattern=f"judge-{side}-{fingerprint[:16]}-%s.cache")
+        env.bytecode_cache = _Compiled(pattern=f"judge-{fingerprint[:16]}-%s.cache")
     except (OSError, RuntimeError):  # Jinja2's folder could not be made, or is not this user's alone
         env.bytecode_cache = None
 

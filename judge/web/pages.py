@@ -125,7 +125,7 @@ def _environment(loader: BaseLoader) -> Environment:
     env.globals["language"] = current
     env.globals["state_word"] = state_word
     env.globals["seat_state_word"] = seat_state_word
-    keep_compiled(env, "web")
+    keep_compiled(env)
     return env
 
 

@@ -26,7 +26,7 @@ def temporary(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 def kept(**settings: Any) -> Environment:
     env = Environment(loader=DictLoader(SOURCE), **settings)
-    keep_compiled(env, "mail")
+    keep_compiled(env)
     return env
 
 

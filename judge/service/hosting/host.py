@@ -123,7 +123,7 @@ def current_phase(session: Session, game: Game) -> PhaseRow | None:
     row: PhaseRow | None = read.get(key)
     if session.autoflush:
         session.flush()
-    if row is None or not inspect(row).persistent or row in session.deleted:
+    if row is None or not inspect(row).persistent:
         row = read[key] = session.scalar(_CURRENT_PHASE, {"game_id": game.id, "phase": game.phase})
     return row
 

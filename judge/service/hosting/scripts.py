@@ -56,7 +56,7 @@ class DemoJudge:
             assert isinstance(message, EmailMessage)
             self._files.add(path.name)
             self._read.append(_Read(message, str(message["To"]), str(message["Subject"])))
-        return list(self._read)
+        return self._read
 
     def wait_for(self, subject: str, to: str | None = None, timeout: float = 60.0) -> EmailMessage:
         """The judge's mail with ``subject`` (to ``to``), once it has sent it."""
