@@ -7,15 +7,18 @@ import email.policy
 import hashlib
 import os
 from datetime import UTC, datetime, timedelta, timezone
+from email import quoprimime
 from email.message import EmailMessage
 from email.utils import parsedate_to_datetime
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from judge.mail.flowed import FLOWED, flow
 from judge.mail.inbound import parse_mail
-from judge.mail.outbound import LOOP_HEADER, Attachment, MaildirOutbox, build_message
+from judge.mail.outbound import LOOP_HEADER, Attachment, MaildirOutbox, build_message, quoted_printable
 
 WHEN = datetime(2025, 4, 14, 9, 30, 5, tzinfo=timezone(timedelta(hours=2)))
 
@@ -344,7 +347,7 @@ def test_the_text_is_what_the_email_package_writes(body: str, to: str) -> None:
     final line end, CRLF or a lone CR (line ends the package turns into LF), characters Python
     but not bytes count as line ends (form feed, U+0085, U+2028), a line of 78 characters (kept
     as it is) and of 79 (quoted-printable), one that looks like an encoded word, non-ASCII (written here
-    with the package's quoted-printable encoder, without its machinery: `judge.mail.outbound._text`)."""
+    as the package's quoted-printable encoder writes it, without its machinery: `judge.mail.outbound._text`)."""
     expected = EmailMessage(policy=email.policy.default)
     for name, value in headers(build(to=to, body=body, message_id="<m1@payola.example>")).items():
         if name not in ("Content-Type", "MIME-Version", "Content-Transfer-Encoding"):
@@ -353,6 +356,20 @@ def test_the_text_is_what_the_email_package_writes(body: str, to: str) -> None:
                          cte=None if body.isascii() else "quoted-printable", params=FLOWED)
     assert build(to=to, body=body, message_id="<m1@payola.example>") == expected.as_bytes(
         policy=email.policy.default.clone(max_line_length=200, utf8=not to.isascii()))
+
+
+_LINE_ENDS = st.text(st.sampled_from(list("yz =.\t\r\x00\x7f\x0b\x85\u2028\u2019éàç€«»")), max_size=8)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.tuples(_LINE_ENDS, st.integers(0, 90), _LINE_ENDS), max_size=6))
+def test_quoted_printable_is_the_email_packages_encoder_byte_for_byte(lines: list[tuple[str, int, str]]) -> None:
+    """The judge's quoted-printable encoder writes what the package's writes at the policy's line length, for
+    lines of every length around the cut (78), escapes and blanks where a line is cut or ends, and characters
+    that are line ends to Python but not to bytes."""
+    text = "\n".join(start + "y" * length + end for start, length, end in lines)
+    data = b"\n".join(text.encode("utf-8").splitlines()) + b"\n"
+    assert quoted_printable(data) == quoprimime.body_encode(data.decode("latin-1"), 78).encode("ascii")
 
 
 def test_a_header_refused_once_is_refused_every_time() -> None:
