@@ -61,6 +61,7 @@ from judge.service.hosting import records
 from judge.service.hosting.kinds import kind_of
 from judge.service.states import RUNNING
 from judge.service.templates import (
+    ViewEnvironment,
     counted,
     install_gettext,
     keep_compiled,
@@ -114,7 +115,7 @@ def environment() -> Environment:
 
 @cache
 def _environment(loader: BaseLoader) -> Environment:
-    env = Environment(loader=loader, autoescape=True, undefined=StrictUndefined,
+    env = ViewEnvironment(loader=loader, autoescape=True, undefined=StrictUndefined,
                       trim_blocks=True, lstrip_blocks=True, extensions=["jinja2.ext.i18n"])
     env.policies["ext.i18n.trimmed"] = True  # a {% trans %} block's lines are one message, its spaces as one
     install_gettext(env)
