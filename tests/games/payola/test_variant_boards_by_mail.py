@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from judge.bootstrap import kinds
 from judge.engine.map import load_map
 from judge.service.templates import render
 from tests.support.harness import Judge, start_game
@@ -176,6 +177,7 @@ def test_a_power_line_of_the_board_wraps_between_units_never_inside_one() -> Non
         "TUN", "SER", "RUM", "BUL/EC", "GRE", "ALB", "VEN", "PIE", "TUS", "APU", "BUR", "GAS"), strict=True)]
     board = {"phase": "F1905M", "powers": [{"power": "FRANCE", "centers": ["PAR"] * 18, "units": units}],
              "dislodged": [], "unowned": [], "adjustments": []}
+    kinds()  # the kinds' templates found, as a judge's are, however this test is run
     text = render("payola/results_public", view={"blind": False, "power": None, "results": [], "automatic": [],
                                                  "board": board})
     table = text[text.index("  France: "):text.index("Supply centers")].strip("\n")
