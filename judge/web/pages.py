@@ -116,7 +116,7 @@ def environment() -> Environment:
 @cache
 def _environment(loader: BaseLoader) -> Environment:
     env = ViewEnvironment(loader=loader, autoescape=True, undefined=StrictUndefined,
-                      trim_blocks=True, lstrip_blocks=True, extensions=["jinja2.ext.i18n"])
+                          trim_blocks=True, lstrip_blocks=True, extensions=["jinja2.ext.i18n"])
     env.policies["ext.i18n.trimmed"] = True  # a {% trans %} block's lines are one message, its spaces as one
     install_gettext(env)
     env.filters["when"] = lambda moment: moment.strftime("%Y-%m-%d %H:%M UTC")
