@@ -236,9 +236,9 @@ if [ "$systemd" = yes ]; then
 fi
 echo "== 4. the first release into $venv, built from a copy of its commit (nothing of a newer build)"
 source=\$(mktemp -d)
+trap 'rm -rf "\$source"' EXIT  # the copy removed however the script ends: an install that fails too
 git -c safe.directory="$checkout" -C "$checkout" archive "$first" | tar -x -C "\$source"
 "$venv/bin/pip" install --quiet "\$source[postgres]"
-rm -rf "\$source"
 echo "== 5. the first release's judge started"
 if [ "$systemd" = yes ]; then
   systemctl enable --now judge.service

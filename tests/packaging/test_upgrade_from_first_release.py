@@ -417,8 +417,12 @@ def test_the_way_back_puts_the_first_releases_groups_files_and_schema_back_keepi
     timer_tick(db, settings, datetime.now(UTC).replace(tzinfo=None))  # a game played on after the upgrade
     db.engine.dispose()
     way_back = saved(root) / "way-back.sh"
-    back = subprocess.run(["sh", str(way_back)], capture_output=True, text=True, timeout=300, env=environment(root))
+    temporary = tmp_path / "tmp"  # where the way back copies the first release's commit to install it
+    temporary.mkdir()
+    back = subprocess.run(["sh", str(way_back)], capture_output=True, text=True, timeout=300,
+                          env={**environment(root), "TMPDIR": str(temporary)})
     assert back.returncode == 0, back.stdout + back.stderr
+    assert not any(temporary.iterdir())
     for path in (etc, etc / "judge.toml"):
         assert grp.getgrgid(path.stat().st_gid).gr_name == old_group, path
     assert (root / "etc" / "cron.d" / "judge").read_text() == OLD_CRON
@@ -428,3 +432,22 @@ def test_the_way_back_puts_the_first_releases_groups_files_and_schema_back_keepi
         assert old.execute("SELECT count(*) FROM submissions").fetchall() == [(2,)]  # both sheets, kept
     installed = (root / "pip.log").read_text().splitlines()[-2:]  # the first release's files, from its commit
     assert re.fullmatch(r"install --quiet /\S+\[postgres\]", installed[0]) and installed[1] == "0007_intake_marks.py"
+
+
+@needs_own_group
+@pytest.mark.skipif(os.geteuid() != 0, reason="runs the way back as root, as its operator does")
+def test_a_way_back_whose_install_fails_leaves_no_copy_of_the_first_release_behind(
+        made_once: Path, tmp_path: Path) -> None:
+    """The way back installs the first release from a copy of its commit in a temporary folder: when the
+    install fails (pip refusing, a full disk), the script stops, and the copy is removed all the same."""
+    root = tmp_path / "root"
+    first_release(made_once, root)
+    done = upgrade(root, "--no-systemd")
+    assert done.returncode == 0, done.stdout + done.stderr
+    (root / "opt" / "judge" / "bin" / "pip").write_text(f'#!/bin/sh\necho "$@" >> {root / "pip.log"}\nexit 1\n')
+    temporary = tmp_path / "tmp"
+    temporary.mkdir()
+    back = subprocess.run(["sh", str(saved(root) / "way-back.sh")], capture_output=True, text=True, timeout=300,
+                          env={**environment(root), "TMPDIR": str(temporary)})
+    assert back.returncode != 0 and (root / "pip.log").read_text().splitlines()[-1].startswith("install --quiet /")
+    assert not any(temporary.iterdir()), back.stdout + back.stderr
