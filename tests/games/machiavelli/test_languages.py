@@ -14,6 +14,7 @@ import pytest
 from babel.messages.pofile import read_po
 from sqlalchemy import select
 
+from judge.bootstrap import kinds
 from judge.games import machiavelli
 from judge.games.machiavelli import views
 from judge.games.machiavelli.core.position import Phase
@@ -146,6 +147,7 @@ def test_the_answers_to_a_letter_status_and_borders_are_in_the_senders_language(
 
 
 def test_the_statements_words_follow_the_reader() -> None:
+    kinds()  # the kinds' catalogues found, as a judge's are, however this test is run
     with reading("it"):
         assert views.default_text(Phase.C) == "nessuna spesa, e ogni unità resta ferma (17.2, M50)"
     with reading("fr"):

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import select
 
+from judge.bootstrap import kinds
 from judge.games.payola import lifecycle
 from judge.games.payola.seating import Seat
 from judge.language import reading, template_gettext
@@ -106,6 +107,7 @@ def test_the_start_mail_is_in_each_readers_language(tmp_path: Path) -> None:
 
 def test_a_ledger_entry_and_a_seats_reason_are_worded_when_they_are_read() -> None:
     from judge.games.payola.views import account
+    kinds()  # the kinds' catalogues found, as a judge's are, however this test is run
     entry = account([("income", 5, "5 supply centers"), ("transfer", -3, "to FRANCE")])
     with reading("it"):
         assert [str(e["what"]) for e in entry] == ["entrate: 5 centri di rifornimento", "trasferimento: a France"]
