@@ -86,8 +86,10 @@ from evening_setup import (
     clone,
     mix,
     played_seats,
+    setup_began,
     setup_mail_sent,
     speak,
+    vary,
     vouched,
 )
 from load_bench import fresh_postgres  # a sibling script: a throwaway PostgreSQL database
@@ -476,7 +478,7 @@ def prepared(data_dir: Path, database: str | None, games: int, languages: str = 
                         mta_authenticates=True, max_creates_per_day=10**6, max_creates_per_hour=10**6,
                         max_replies_per_hour=10**6, max_joins_per_day=10**6)
     db = open_database(settings)
-    now = utcnow() - timedelta(minutes=30)
+    now = setup_began(games)
     flavours = mix(games)
     templates = build_templates(db, settings, now, flavours)
     placeholder = utcnow() + timedelta(days=1)  # the real deadline is set once the judges listen
@@ -485,6 +487,7 @@ def prepared(data_dir: Path, database: str | None, games: int, languages: str = 
         names.setdefault(flavour, []).append(f"e{index:04d}-{flavour}")
     for flavour, copies in names.items():
         clone(db, templates[flavour], copies, placeholder)
+    vary(db, settings, now, names)
     every = [name for copies in names.values() for name in copies]
     with db.transaction() as session:
         session.add_all(ConfirmedAddress(address=f"{PROBE_PREFIX}{i}@example.org", confirmed_at=now)

@@ -12,17 +12,21 @@ that closes a phase as soon as every letter is in gets its last letter while the
 paused, as a game master's PAUSE would keep it).  That game is the *template*; `clone` copies
 its rows (the game, its seats, phases and submissions, and every kind's table keyed by one of
 them) under a new name, with its players at addresses of their own and the deadline given.
-What the judge then processes is exactly what it would have processed had every copy been
-played by mail.  A community's games have each had deadlines before, whose runs' costs order
-an evening's games (`judge.service.running.app.claim_next`): each template is given the cost of its
-own phase's run, measured on copies of it run here (`measure`), which its copies carry.
+Then each copy's players send letters of their own by mail in place of the template's (`vary`:
+Payola's and Exchange's sheets drawn anew for the copy, two Machiavelli countries' corrections), so
+that no two games stand alike after their deadline, as in a community; Pirates' Proposal, which
+draws no map, keeps its template's plans.  What the judge then processes is exactly what it
+would have processed had every copy been played by mail.  A community's games have each had
+deadlines before, whose runs' costs order an evening's games
+(`judge.service.running.app.claim_next`): each template is given the cost of its own phase's run,
+measured on copies of it run here (`measure`), which its copies carry.
 """
 
 from __future__ import annotations
 
 import random
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
@@ -84,6 +88,13 @@ class Setup:
         return self.send(address(seat, game), "\n".join((f"SIGNON {seat.replace(' ', '-')}@{game} {password(seat)}",
                                                           *lines)))
 
+    def accepted(self, game: str, seat: str, *lines: str) -> None:
+        """``signed``, and SystemExit unless the judge took every line (its answer says ERROR or IGNORED of none)."""
+        self.signed(game, seat, *lines)
+        answer = self.last_to(address(seat, game))
+        if re.search(r"^  (ERROR|IGNORED):", answer, re.M):
+            raise SystemExit(f"{seat}'s letter to {game} was refused:\n{answer[:2000]}")
+
     def master(self, game: str, *lines: str) -> str:
         return self.send(GM, "\n".join((f"SIGNON MASTER@{game} {GM_PASSWORD}", *lines)))
 
@@ -134,14 +145,21 @@ def payola_sheet(position: Position, power: str, rng: random.Random) -> str:
 
 def payola(board: str, options: str = "") -> Callable[[Setup, str], None]:
     def play(setup: Setup, name: str) -> None:
+        setup.create(name, f"{board} {options}".strip(), list(load_map(board).powers))
+        payola_sheets(board)(setup, name)
+    return play
+
+
+def payola_sheets(board: str) -> Callable[[Setup, str], None]:
+    """Every power's offer sheet of the game, drawn for it alone (`payola_sheet`, seeded by the game's name): the
+    template's, and a copy's own in place of the template's (`vary`)."""
+    def sheets(setup: Setup, name: str) -> None:
         game_map = load_map(board)
-        powers = list(game_map.powers)
-        setup.create(name, f"{board} {options}".strip(), powers)
         position = Position.initial(game_map)
         rng = random.Random(name)
-        for power in powers:
+        for power in game_map.powers:
             setup.signed(name, power, payola_sheet(position, power, rng), "WAIT")
-    return play
+    return sheets
 
 
 EXCHANGE_1900 = {
@@ -155,6 +173,25 @@ EXCHANGE_1901 = {
             "END", "WAIT"),
     "Cat": ("FOR GERMANY", "0 : F KIE - HOL", "0 : A BER - KIE", "3 : A MUN - BUR", "END", "WAIT"),
 }
+
+
+def exchange_sheets(setup: Setup, name: str) -> None:
+    """A copy's own CEOs' and investor's sheets for Spring 1901, in place of the template's (`vary`): the same
+    lines, each unit's order drawn among its legal ones, seeded by the game's name."""
+    position = Position.initial(load_map("standard"))
+    rng = random.Random(name)
+
+    def order(province: str) -> str:
+        return rng.choice([str(o) for o in legal_orders(position, province)])
+
+    sheets = {
+        "Ann": (f"2 : {order('MUN')}", "WAIT"),
+        "Bob": ("FOR FRANCE", "WORTH PAR 24 MAR 14 BRE 10", *(f"0 : {order(p)}" for p in ("PAR", "MAR", "BRE")),
+                "END", "WAIT"),
+        "Cat": ("FOR GERMANY", f"0 : {order('KIE')}", f"0 : {order('BER')}", f"3 : {order('MUN')}", "END", "WAIT"),
+    }
+    for investor, lines in sheets.items():
+        setup.accepted(name, investor, *lines)
 
 
 def exchange(setup: Setup, name: str) -> None:
@@ -199,6 +236,24 @@ def machiavelli(setup: Setup, name: str) -> None:
     setup.paused(name, False)
 
 
+AOP_CORRECTIONS = {
+    "Holy Roman Empire": (("A ste H",), ("F tri - uas", "F tri H")),
+    "Turkey": (("F dur - ion", "F dur H"), ("F mal - bot", "F mal H"), ("A alb H",)),
+}
+"""The orders a copy's countries without bribes choose among for their one correction (`machiavelli_corrections`)."""
+
+
+def machiavelli_corrections(setup: Setup, name: str) -> None:
+    """A copy's own campaign (`vary`): the Holy Roman Empire and Turkey each send their one correction (17.1),
+    each fleet holding or moving as drawn, seeded by the game's name; sent while the game is paused, as its last
+    letter was (`machiavelli`)."""
+    rng = random.Random(name)
+    setup.paused(name, True)
+    for country, choices in AOP_CORRECTIONS.items():
+        setup.accepted(name, country, *(rng.choice(orders) for orders in choices))
+    setup.paused(name, False)
+
+
 PIRATES = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay")
 
 
@@ -220,15 +275,16 @@ class Flavour:
     name: str
     play: Callable[[Setup, str], None]
     phase: str | None  # the phase the evening processes (None: the board's first)
+    vary: Callable[[Setup, str], None] | None = None  # a copy's own letters in place of the template's (`vary`)
 
 
 FLAVOURS = {
-    "standard": Flavour("Payola, standard board", payola("standard"), "S1901M"),
-    "tincup": Flavour("Payola Tin Cup", payola("standard", "TINCUP"), "S1901M"),
-    "world": Flavour("Payola, World (17 powers)", payola("world"), None),
-    "ancmed": Flavour("Payola, Ancient Mediterranean", payola("ancmed"), None),
-    "exchange": Flavour("Exchange Payola", exchange, "S1901M"),
-    "aop": Flavour("Machiavelli, Absence of Plague", machiavelli, "SP1459C"),
+    "standard": Flavour("Payola, standard board", payola("standard"), "S1901M", payola_sheets("standard")),
+    "tincup": Flavour("Payola Tin Cup", payola("standard", "TINCUP"), "S1901M", payola_sheets("standard")),
+    "world": Flavour("Payola, World (17 powers)", payola("world"), None, payola_sheets("world")),
+    "ancmed": Flavour("Payola, Ancient Mediterranean", payola("ancmed"), None, payola_sheets("ancmed")),
+    "exchange": Flavour("Exchange Payola", exchange, "S1901M", exchange_sheets),
+    "aop": Flavour("Machiavelli, Absence of Plague", machiavelli, "SP1459C", machiavelli_corrections),
     "pirates": Flavour("Pirates' Proposal", pirates, "D1"),
 }
 # Per 20 games: 14 Payola on the standard board, one each of the others.
@@ -349,6 +405,35 @@ def clone(db: Database, template: str, names: Sequence[str], deadline: datetime)
             for name in ("games", "players", "phases"):
                 connection.execute(text(f"SELECT setval(pg_get_serial_sequence('{name}', 'id'), "
                                         f"(SELECT max(id) FROM {name}))"))
+
+
+LETTERS_A_COPY = 20
+"""A copy's own letters at most (`vary`: World's 17 sheets; a Machiavelli copy's pause, two corrections, resumption)."""
+VARY_AFTER = timedelta(minutes=15)
+"""How long after the setup's first mail the copies' own letters start (`vary`): after every template's (a second a
+mail, some 150 of them)."""
+
+
+def setup_began(games: int) -> datetime:
+    """When the setup of ``games`` games sends its first mail (the templates', `build_templates`): far enough back for
+    the copies' own letters (`vary`, a second each) to be sent before now."""
+    return (datetime.now(UTC).replace(tzinfo=None) - timedelta(minutes=30) - VARY_AFTER
+            - timedelta(seconds=LETTERS_A_COPY * games))
+
+
+def vary(db: Database, settings: Settings, began: datetime, names: Mapping[str, Sequence[str]]) -> None:
+    """Each copy of ``names`` (the copies of each flavour) given its own letters in place of its template's, by mail
+    (`Flavour.vary`: Payola's and Exchange's sheets drawn anew, two Machiavelli countries' corrections), from
+    `VARY_AFTER` past ``began``.  A community's games each stand where their own players took them: copies alike to
+    the last order would draw the same maps, and a judge draws a map's board, land and marks once for the pictures
+    that share them (`judge.render.png.BODIES`: a picture's languages), so that identical copies one after the
+    other, as an evening runs them, drew each map's board once for all of them.  Pirates' Proposal draws no map:
+    its copies stay alike."""
+    setup = Setup(db, settings, began + VARY_AFTER)
+    for flavour, copies in names.items():
+        if (letters := FLAVOURS[flavour].vary) is not None:
+            for copy in copies:
+                letters(setup, copy)
 
 
 def setup_mail_sent(db: Database) -> None:

@@ -677,13 +677,15 @@ def evening(machines: Machines, args: argparse.Namespace) -> None:
                                 max_joins_per_day=10**6)
             setup = database(settings.database_url)
             flavours = evening_setup.mix(args.evening_games)
-            templates = evening_setup.build_templates(setup, settings, utcnow() - timedelta(minutes=30), flavours)
+            began = evening_setup.setup_began(args.evening_games)
+            templates = evening_setup.build_templates(setup, settings, began, flavours)
             names: dict[str, list[str]] = {}
             for index, flavour in enumerate(flavours):
                 names.setdefault(flavour, []).append(f"e{index:04d}-{flavour}")
             deadline = database_time(db) + timedelta(seconds=15 + 20 * count)  # the judges start before it
             for flavour, copies in names.items():
                 evening_setup.clone(setup, templates[flavour], copies, deadline)
+            evening_setup.vary(setup, settings, began, names)
             evening_setup.setup_mail_sent(setup)
             seats = evening_setup.played_seats(setup, [n for copies in names.values() for n in copies])
             setup.engine.dispose()
