@@ -82,6 +82,8 @@ from evening_setup import (
     GM,
     GM_PASSWORD,
     MX,
+    VARY_AFTER,
+    Setup,
     build_templates,
     clone,
     mix,
@@ -487,7 +489,7 @@ def prepared(data_dir: Path, database: str | None, games: int, languages: str = 
         names.setdefault(flavour, []).append(f"e{index:04d}-{flavour}")
     for flavour, copies in names.items():
         clone(db, templates[flavour], copies, placeholder)
-    vary(db, settings, now, names)
+    vary(Setup(db, settings, now + VARY_AFTER), names)
     every = [name for copies in names.values() for name in copies]
     with db.transaction() as session:
         session.add_all(ConfirmedAddress(address=f"{PROBE_PREFIX}{i}@example.org", confirmed_at=now)

@@ -307,20 +307,23 @@ def build_templates(db: Database, settings: Settings, now: datetime, flavours: S
                 setup.game(name).state != "active":
             raise SystemExit(f"the template {name} is {setup.game(name).state} in {setup.game(name).phase}")
         names[flavour] = name
-    measure(db, settings, names)
+    measure(setup, templates=names)
     return names
 
 
-def measure(db: Database, settings: Settings, templates: dict[str, str]) -> None:
+def measure(setup: Setup, templates: dict[str, str]) -> None:
     """Give each template what its run costs (`Game.run_cost`), which its copies then carry, as
     a community's games carry what their previous deadline cost (the clock runs the cheapest for
     each player of a minute first: `judge.service.running.app.claim_next`).  Two copies of each template
-    are run at their deadline here, maps and pages on, one after the other; the second's cost is
-    kept, its board's fixed layers drawn already, as a deadline worker's are after its first games.
-    The copies stay, in their next phase, due days later."""
+    are run at their deadline here, maps and pages on, one after the other, each with letters of its
+    own (`vary`); the second's cost is kept, its board's fixed layers drawn already, as a deadline
+    worker's are after its first games.  The copies stay, in their next phase, due days later."""
+    db, settings = setup.db, setup.settings
     due = datetime.now(UTC).replace(tzinfo=None)
     for flavour, template in templates.items():
-        clone(db, template, [f"measure-{flavour}-1", f"measure-{flavour}-2"], due - timedelta(seconds=1))
+        copies = [f"measure-{flavour}-1", f"measure-{flavour}-2"]
+        clone(db, template, copies, due - timedelta(seconds=1))
+        vary(setup, {flavour: copies})
     drain(db, replace(settings, maps=True, web=True), due)
     with db.transaction() as session:
         for flavour, template in templates.items():
@@ -410,8 +413,8 @@ def clone(db: Database, template: str, names: Sequence[str], deadline: datetime)
 LETTERS_A_COPY = 20
 """A copy's own letters at most (`vary`: World's 17 sheets; a Machiavelli copy's pause, two corrections, resumption)."""
 VARY_AFTER = timedelta(minutes=15)
-"""How long after the setup's first mail the copies' own letters start (`vary`): after every template's (a second a
-mail, some 150 of them)."""
+"""How long after the setup's first mail the copies' own letters start (`vary`): after every template's and its
+measured copies' (`build_templates`, a second a mail, some 400 of them)."""
 
 
 def setup_began(games: int) -> datetime:
@@ -421,15 +424,14 @@ def setup_began(games: int) -> datetime:
             - timedelta(seconds=LETTERS_A_COPY * games))
 
 
-def vary(db: Database, settings: Settings, began: datetime, names: Mapping[str, Sequence[str]]) -> None:
+def vary(setup: Setup, names: Mapping[str, Sequence[str]]) -> None:
     """Each copy of ``names`` (the copies of each flavour) given its own letters in place of its template's, by mail
-    (`Flavour.vary`: Payola's and Exchange's sheets drawn anew, two Machiavelli countries' corrections), from
-    `VARY_AFTER` past ``began``.  A community's games each stand where their own players took them: copies alike to
-    the last order would draw the same maps, and a judge draws a map's board, land and marks once for the pictures
-    that share them (`judge.render.png.BODIES`: a picture's languages), so that identical copies one after the
-    other, as an evening runs them, drew each map's board once for all of them.  Pirates' Proposal draws no map:
-    its copies stay alike."""
-    setup = Setup(db, settings, began + VARY_AFTER)
+    (`Flavour.vary`: Payola's and Exchange's sheets drawn anew, two Machiavelli countries' corrections), sent by
+    ``setup`` after its template's letters.  A community's games each stand where their own players took them:
+    copies alike to the last order would draw the same maps, and a judge draws a map's board, land and marks once
+    for the pictures that share them (`judge.render.png.BODIES`: a picture's languages), so that identical copies
+    one after the other, as an evening runs them, drew each map's board once for all of them.  Pirates' Proposal
+    draws no map: its copies stay alike."""
     for flavour, copies in names.items():
         if (letters := FLAVOURS[flavour].vary) is not None:
             for copy in copies:

@@ -685,7 +685,7 @@ def evening(machines: Machines, args: argparse.Namespace) -> None:
             deadline = database_time(db) + timedelta(seconds=15 + 20 * count)  # the judges start before it
             for flavour, copies in names.items():
                 evening_setup.clone(setup, templates[flavour], copies, deadline)
-            evening_setup.vary(setup, settings, began, names)
+            evening_setup.vary(evening_setup.Setup(setup, settings, began + evening_setup.VARY_AFTER), names)
             evening_setup.setup_mail_sent(setup)
             seats = evening_setup.played_seats(setup, [n for copies in names.values() for n in copies])
             setup.engine.dispose()
