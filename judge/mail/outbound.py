@@ -30,6 +30,7 @@ import mailbox
 import os
 import re
 import socket
+import threading
 import time
 import unicodedata
 from collections.abc import Callable, Container, Sequence
@@ -177,7 +178,9 @@ def build_message(
 # - made mixed, the text's ``Content-`` headers go to its part and ``MIME-Version`` stays with
 #   the others, as the package moves them; an attachment's part is made once, however many
 #   mails carry it (`_attachment_part`), its base64 in one call, its headers once for every file of its name
-#   and type (`_attachment_head`: a picture in each of three languages is three files of one name);
+#   and type (`_attachment_head`: a picture in each of three languages is three files of one name), and the
+#   lines of a PNG chunk that starts a line once for every file that holds it (`base64_lines`: the body of a
+#   picture in each of its languages);
 # - the message is joined once, not copied again for each piece added (a results mail is 640 KB).
 # Errors are never kept (``lru_cache`` keeps results only): a value the package refuses (a line
 # break in an address: header injection) is refused anew each time, in the order it was.
@@ -301,10 +304,59 @@ def _attachment_part(filename: str, content_type: str, data: bytes, ascii_only: 
     ASCII, or UTF-8 (``ascii_only`` False): its headers (`_attachment_head`), then its base64
     here, in one call, cut into the package's lines of 76 characters (`BASE64_LINE` bytes each)."""
     head = _attachment_head(filename, content_type, ascii_only)
+    return b"".join([head, base64_lines(data), b"\n"]) if data else head
+
+
+def base64_lines(data: bytes) -> bytes:
+    """``data`` in base64, in lines of 76 characters (`BASE64_LINE` bytes each) joined by line ends, as the
+    email package writes an attachment; the lines of a PNG chunk that starts a line (`_shared`) made once
+    while the chunk's bytes are met again (`_SHARED`: a picture's body, the same in each of its languages)."""
+    shared = _shared(data)
+    if shared is None:
+        return _lines(data)
+    start, end, key = shared
+    kept = _SHARED.get(key)
+    if kept is None or len(kept[0]) != end - start or not data.startswith(kept[0], start):
+        kept = data[start:end], _lines(data[start:end])
+        with _SHARED_LOCK:
+            _SHARED[key] = kept
+            while len(_SHARED) > SHARED_KEPT:
+                del _SHARED[next(iter(_SHARED))]
+    return b"\n".join(piece for piece in (_lines(data[:start]), kept[1], _lines(data[end:])) if piece)
+
+
+def _lines(data: bytes) -> bytes:
+    """``data`` in base64, in lines of 76 characters joined by line ends (none after the last)."""
     encoded = binascii.b2a_base64(data, newline=False)
     width = BASE64_LINE // 3 * 4
-    lines = [encoded[start:start + width] for start in range(0, len(encoded), width)]
-    return b"".join([head, b"\n".join(lines), b"\n"]) if lines else head
+    return b"\n".join([encoded[start:start + width] for start in range(0, len(encoded), width)])
+
+
+_PNG = b"\x89PNG\r\n\x1a\n"
+SHARED_BYTES = 4096
+"""The least a chunk's bytes that are looked for again (`_shared`): a picture's body holds tens of kilobytes."""
+SHARED_KEPT = 8
+"""The chunks' lines kept (`_SHARED`): a deadline's pictures, each in every language its readers read."""
+_SHARED_LOCK = threading.Lock()
+_SHARED: dict[tuple[bytes, int], tuple[bytes, bytes]] = {}
+"""The lines of chunks met (`_shared`), by the chunk's CRC and length, with the bytes they encode: a chunk whose
+key is found is taken only if its bytes are those."""
+
+
+def _shared(data: bytes) -> tuple[int, int, tuple[bytes, int]] | None:
+    """In a PNG, the first IDAT chunk that starts a line of base64 (a multiple of `BASE64_LINE` bytes from the
+    file's start) and holds at least `SHARED_BYTES`: the first and the one past the last of its bytes that fill
+    whole lines, and its key (its CRC and length); else None."""
+    if not data.startswith(_PNG):
+        return None
+    at = len(_PNG)
+    while at + 8 <= len(data):
+        length = int.from_bytes(data[at:at + 4], "big")
+        end = at + 12 + length
+        if at % BASE64_LINE == 0 and length >= SHARED_BYTES and data[at + 4:at + 8] == b"IDAT" and end <= len(data):
+            return at, at + (end - at) // BASE64_LINE * BASE64_LINE, (data[end - 4:end], length)
+        at = end
+    return None
 
 
 @functools.lru_cache(maxsize=64)

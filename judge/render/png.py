@@ -22,7 +22,9 @@ board, the land, the marks, the names: `_body`) is composed once for all its lan
 (`BODIES`), and each language only copies it and writes its words over it; the palette is chosen from
 the body, and the body's rows given their colours and compressed once, a segment of each language's
 zlib stream (`encode_framed`); each language after the first draws and encodes only its title bar's and its
-legend's rows (`compose_framed`), and its marks are made once (`judge.render.svg.picture`).  The render bench
+legend's rows (`compose_framed`), and its marks are made once (`judge.render.svg.picture`); the body's rows, an
+IDAT chunk of their own at a line of the mail's base64, are encoded base64 once for all its languages too
+(`_framed_png`).  The render bench
 (``bench/render_bench.py``) times a results mail's pictures in three languages at 1.18 times one language's,
 where drawing each language whole took 3.0.
 """
@@ -204,11 +206,17 @@ def _png(indexed: Image.Image) -> bytes:
 
 def _png_file(width: int, height: int, colours: bytes, *data: bytes | memoryview) -> bytes:
     """An 8-bit palette PNG of ``colours`` (its palette) whose rows, compressed, are the pieces ``data`` one after
-    the other, in one IDAT chunk: the file is joined once, each piece copied into it and nowhere else (a picture
-    in a language after the first is mostly its body's compressed rows: `_framed_png`)."""
+    the other, in one IDAT chunk."""
+    return _png_chunks(width, height, colours, _chunk(b"IDAT", *data))
+
+
+def _png_chunks(width: int, height: int, colours: bytes, *idat: Sequence[bytes | memoryview]) -> bytes:
+    """An 8-bit palette PNG of ``colours`` (its palette) whose IDAT chunks are ``idat``, each as the pieces to
+    join: the file is joined once, each piece copied into it and nowhere else (a picture in a language after the
+    first is mostly its body's compressed rows: `_framed_png`)."""
     header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)  # 8 bits an index; palette; no interlace
-    return b"".join((_SIGNATURE, *_chunk(b"IHDR", header), *_chunk(b"PLTE", colours), *_chunk(b"IDAT", *data),
-                     *_chunk(b"IEND")))
+    return b"".join((_SIGNATURE, *_chunk(b"IHDR", header), *_chunk(b"PLTE", colours),
+                     *(piece for chunk in idat for piece in chunk), *_chunk(b"IEND")))
 
 
 def _chunk(kind: bytes, *data: bytes | memoryview) -> tuple[bytes | memoryview, ...]:
@@ -615,6 +623,7 @@ class _Body:
         self.colours = b""  # the palette's bytes, as the PNG writes them
         self.rows: bytes | memoryview = b""  # the body's rows as the PNG holds them, each after its filter byte
         self.deflated = b""  # ``rows`` compressed: a segment of the PNG's zlib stream
+        self.chunk: tuple[bytes | memoryview, ...] = ()  # ``deflated`` in an IDAT chunk, its pieces (`_framed_png`)
         self.checksum = 1  # ``rows``' Adler-32, which each language's PNG's combines with its words' (`_adler32`)
         self.words: tuple[tuple[bytes, bytes | memoryview], ...] = ()  # the first language's, for each strip
         self.lock = threading.Lock()
@@ -705,6 +714,7 @@ def encode_framed(surface: cairo.ImageSurface, colours: Iterable[str], body: _Bo
             title, body.rows, legend = (b"\0" + rows[: top * line - 1], rows[top * line - 1 : bottom * line - 1],
                                         rows[bottom * line - 1 : -1])
             body.deflated = _segment(body.rows, last=False)
+            body.chunk = _chunk(b"IDAT", body.deflated)
             body.checksum = deflate.adler32(body.rows)
             body.words = ((_pixels(surface, (0, top)), title), (_pixels(surface, (bottom, height)), legend))
         else:
@@ -756,13 +766,30 @@ def _indexed(rows: Image.Image, body: _Body) -> bytes:
 
 def _framed_png(width: int, height: int, title: bytes | memoryview, legend: bytes | memoryview, body: _Body) -> bytes:
     """The PNG of a picture whose body's rows, given their colours and compressed, ``body`` keeps: its title
-    bar's and its legend's rows compressed each on its own, the three segments one zlib stream.  The title bar
-    and the legend, compressed in each language, are at zlib's `STRIP_LEVEL` 3: a standard map's at level 5
-    took 0.35 ms of the 1.6 a language after the first costs, at 3 0.19 ms, for 0.6 KB more (of 84)."""
+    bar's and its legend's rows compressed each on its own, the three segments one zlib stream, each in an IDAT
+    chunk of its own.  The title bar and the legend, compressed in each language, are at zlib's `STRIP_LEVEL` 3: a
+    standard map's at level 5 took 0.35 ms of the 1.6 a language after the first costs, at 3 0.19 ms, for 0.6 KB
+    more (of 84).
+
+    The body's chunk, the same bytes in every language (`_Body.chunk`), starts a line of the mail's base64 (a
+    multiple of `LINE` bytes from the file's start): the title bar's chunk ends with as many empty blocks of
+    deflate as that takes (`EMPTY_BLOCK`, five bytes each, at most 56 of them), so that the sender encodes the
+    body's rows in base64 once for all the picture's languages (`judge.mail.outbound.base64_lines`)."""
     checksum = _adler32(_adler32(deflate.adler32(title), body.checksum, len(body.rows)), deflate.adler32(legend),
                         len(legend))
-    return _png_file(width, height, body.colours, _ZLIB_HEADER, _segment(title, False, STRIP_LEVEL), body.deflated,
-                     _segment(legend, True, STRIP_LEVEL), struct.pack(">I", checksum))
+    opening = _ZLIB_HEADER + _segment(title, False, STRIP_LEVEL)
+    before = len(_SIGNATURE) + 25 + 12 + len(body.colours) + 12 + len(opening)  # IHDR's 13 bytes, each chunk 12 more
+    padding = EMPTY_BLOCK * (-before * _FIFTH % LINE)  # 5 * _FIFTH is 1 more than a multiple of LINE
+    return _png_chunks(width, height, body.colours, _chunk(b"IDAT", opening, padding), body.chunk,
+                       _chunk(b"IDAT", _segment(legend, True, STRIP_LEVEL), struct.pack(">I", checksum)))
+
+
+LINE = 57
+"""The bytes a line of a mail's base64 carries (76 characters: `judge.mail.outbound.BASE64_LINE`)."""
+EMPTY_BLOCK = b"\0\0\0\xff\xff"
+"""An empty stored block of deflate, not the last: five bytes that add nothing to the rows, after a segment that ends
+on a byte (`_segment`)."""
+_FIFTH = pow(len(EMPTY_BLOCK), -1, LINE)
 
 
 _ADLER = 65521  # the prime Adler-32 sums are taken modulo

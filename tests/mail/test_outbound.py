@@ -447,3 +447,42 @@ def test_only_list_headers_may_be_given_as_list_headers() -> None:
 def test_a_message_without_list_headers_has_none() -> None:
     msg = headers(build())
     assert not any(name.lower().startswith("list-") for name in msg)
+
+
+def _png_like(seed: int, before: int, chunk: bytes, crc: bytes, after: int, aligned: bool) -> bytes:
+    """Bytes that start as a PNG: a chunk of ``before`` bytes or so, then an IDAT chunk holding ``chunk`` (its CRC
+    field ``crc``) that starts a multiple of 57 bytes from the start when ``aligned``, then ``after`` bytes."""
+    import random
+
+    from judge.mail.outbound import _PNG
+
+    filler = before + -(len(_PNG) + 12 + before) % 57 + (0 if aligned else 1 + seed % 56)
+    noise = random.Random(seed)
+    return b"".join((_PNG, filler.to_bytes(4, "big"), b"tEXt", noise.randbytes(filler), b"\0\0\0\0",
+                     len(chunk).to_bytes(4, "big"), b"IDAT", chunk, crc, noise.randbytes(after)))
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32), before=st.integers(0, 200), size=st.integers(4096, 4400),
+       afters=st.lists(st.integers(0, 130), min_size=3, max_size=3), aligned=st.booleans())
+def test_base64_lines_of_files_sharing_a_chunk_are_each_files_own(seed: int, before: int, size: int,
+                                                                   afters: list[int], aligned: bool) -> None:
+    """`base64_lines` writes each file's base64 as the email package does (`base64.encodebytes`, its lines of
+    76 characters), whether its IDAT chunk starts a line or not, and whatever files sharing that chunk (their
+    lines kept: `_SHARED`) came before: also a file whose chunk has the same CRC field and length but other
+    bytes, and files that are no PNG at all."""
+    import base64
+    import random
+
+    from judge.mail import outbound
+
+    noise = random.Random(seed)
+    chunk, crc = noise.randbytes(size), noise.randbytes(4)
+    other = bytes([chunk[0] ^ 1]) + chunk[1:]  # the same CRC field and length, other bytes
+    files = [_png_like(seed, before, chunk, crc, afters[0], aligned),
+             _png_like(seed + 1, before + 57, chunk, crc, afters[1], aligned),
+             _png_like(seed, before, other, crc, afters[2], aligned),
+             _png_like(seed + 2, before, chunk, crc, afters[0], aligned),
+             noise.randbytes(before + afters[1] + 1), b"\x89PNG"]
+    for data in files:
+        assert outbound.base64_lines(data) + b"\n" == base64.encodebytes(data)

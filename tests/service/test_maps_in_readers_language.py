@@ -136,6 +136,41 @@ def test_a_pictures_languages_share_its_body_and_differ_in_its_frame_alone() -> 
     assert len({image.crop((0, bottom, width, height)).tobytes() for image in drawn}) == 3
 
 
+def test_a_pictures_body_is_one_chunk_at_a_line_of_base64_the_same_bytes_in_every_language(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A picture's PNG in each language holds its body's compressed rows in an IDAT chunk of their own that starts a
+    multiple of 57 bytes (a line of the mail's base64) from the file's start and is the same bytes in every
+    language, after no more than 56 empty deflate blocks of padding; the sender finds that chunk
+    (`judge.mail.outbound._shared`) and encodes it once for the three files, each encoded as a whole would be."""
+    pytest.importorskip("cairocffi")
+    import binascii
+
+    from PIL import Image
+
+    from judge.mail import outbound
+    from judge.render.png import EMPTY_BLOCK
+
+    drawn = _languages_drawn(monkeypatch, whole=False)[:3]
+    found = [outbound._shared(png) for png in drawn]
+    assert all(place is not None for place in found)
+    starts = [place[0] for place in found if place is not None]
+    assert all(start % 57 == 0 for start in starts)
+    chunks = {png[start:start + 12 + int.from_bytes(png[start:start + 4], "big")]
+              for png, start in zip(drawn, starts, strict=True)}
+    assert len(chunks) == 1 and len(next(iter(chunks))) > 20_000
+    for png, start in zip(drawn, starts, strict=True):
+        assert not png[:start].endswith(EMPTY_BLOCK * 57)
+        Image.open(io.BytesIO(png)).load()
+    monkeypatch.setattr(outbound, "_SHARED", {})
+    encoded: list[int] = []
+    real_lines = outbound._lines
+    monkeypatch.setattr(outbound, "_lines", lambda data: encoded.append(len(data)) or real_lines(data))
+    for png in drawn:
+        whole = binascii.b2a_base64(png, newline=False)
+        assert outbound.base64_lines(png) == b"\n".join(whole[at:at + 76] for at in range(0, len(whole), 76))
+    assert sum(encoded) < sum(map(len, drawn)) - 2 * len(next(iter(chunks))) + 3 * 57
+
+
 def _languages_drawn(monkeypatch: pytest.MonkeyPatch, whole: bool) -> list[bytes]:
     """A phase's two pictures (its orders, the board after), each drawn in English, Italian and French in turn
     as a results mail's are (`judge.service.outgoing.outbox`), from nothing kept; with ``whole``, every language
