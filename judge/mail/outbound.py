@@ -301,8 +301,8 @@ def _quoted(ascii_only: bool) -> tuple[tuple[bytes, ...], tuple[bytes, ...], byt
 @functools.lru_cache(maxsize=16)
 def _attachment_part(filename: str, content_type: str, data: bytes, ascii_only: bool) -> bytes:
     """An attachment's MIME part as the email package writes it in a message whose headers are
-    ASCII, or UTF-8 (``ascii_only`` False): its headers (`_attachment_head`), then its base64
-    here, in one call, cut into the package's lines of 76 characters (`BASE64_LINE` bytes each)."""
+    ASCII, or UTF-8 (``ascii_only`` False): its headers (`_attachment_head`), then its base64 in the
+    package's lines of 76 characters (`base64_lines`)."""
     head = _attachment_head(filename, content_type, ascii_only)
     return b"".join([head, base64_lines(data), b"\n"]) if data else head
 
