@@ -332,7 +332,8 @@ def _lines(data: bytes) -> bytes:
     return b"\n".join([encoded[start:start + width] for start in range(0, len(encoded), width)])
 
 
-_PNG = b"\x89PNG\r\n\x1a\n"
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+"""The first bytes of a PNG file (`_shared`; the outbox stores a PNG as it is)."""
 SHARED_BYTES = 4096
 """The least a chunk's bytes that are looked for again (`_shared`): a picture's body holds tens of kilobytes."""
 SHARED_KEPT = 8
@@ -347,9 +348,9 @@ def _shared(data: bytes) -> tuple[int, int, tuple[bytes, int]] | None:
     """In a PNG, the first IDAT chunk that starts a line of base64 (a multiple of `BASE64_LINE` bytes from the
     file's start) and holds at least `SHARED_BYTES`: the first and the one past the last of its bytes that fill
     whole lines, and its key (its CRC and length); else None."""
-    if not data.startswith(_PNG):
+    if not data.startswith(PNG_SIGNATURE):
         return None
-    at = len(_PNG)
+    at = len(PNG_SIGNATURE)
     while at + 8 <= len(data):
         length = int.from_bytes(data[at:at + 4], "big")
         end = at + 12 + length

@@ -454,11 +454,11 @@ def _png_like(seed: int, before: int, chunk: bytes, crc: bytes, after: int, alig
     field ``crc``) that starts a multiple of 57 bytes from the start when ``aligned``, then ``after`` bytes."""
     import random
 
-    from judge.mail.outbound import _PNG
+    from judge.mail.outbound import PNG_SIGNATURE
 
-    filler = before + -(len(_PNG) + 12 + before) % 57 + (0 if aligned else 1 + seed % 56)
+    filler = before + -(len(PNG_SIGNATURE) + 12 + before) % 57 + (0 if aligned else 1 + seed % 56)
     noise = random.Random(seed)
-    return b"".join((_PNG, filler.to_bytes(4, "big"), b"tEXt", noise.randbytes(filler), b"\0\0\0\0",
+    return b"".join((PNG_SIGNATURE, filler.to_bytes(4, "big"), b"tEXt", noise.randbytes(filler), b"\0\0\0\0",
                      len(chunk).to_bytes(4, "big"), b"IDAT", chunk, crc, noise.randbytes(after)))
 
 

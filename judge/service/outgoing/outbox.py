@@ -73,6 +73,7 @@ from sqlalchemy.orm import Session
 
 from judge.language import current, reading
 from judge.mail.outbound import (
+    PNG_SIGNATURE,
     Attachment,
     Drawn,
     angled,
@@ -475,9 +476,6 @@ def quiet() -> Iterator[None]:
         yield
     finally:
         _quiet.reset(token)
-
-
-PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 
 _BLOBS = "judge_blobs"  # a session's info key: the blobs it found or added, by their digest (`blob`)
