@@ -167,17 +167,11 @@ EXCHANGE_1900 = {
     "Bob": ("PRIORITY 2", "BID 5 FRANCE AT 5", "BID 5 GERMANY AT 4", "ELECT FRANCE ME", "ELECT GERMANY ME"),
     "Cat": ("PRIORITY 3", "BID 4 GERMANY AT 4", "BID 3 FRANCE AT 6", "ELECT GERMANY ME", "ELECT FRANCE ME"),
 }
-EXCHANGE_1901 = {
-    "Ann": ("2 : A MUN - RUH", "WAIT"),
-    "Bob": ("FOR FRANCE", "WORTH PAR 24 MAR 14 BRE 10", "0 : A PAR - PIC", "0 : A MAR - SPA", "0 : F BRE - MAO",
-            "END", "WAIT"),
-    "Cat": ("FOR GERMANY", "0 : F KIE - HOL", "0 : A BER - KIE", "3 : A MUN - BUR", "END", "WAIT"),
-}
 
 
 def exchange_sheets(setup: Setup, name: str) -> None:
-    """A copy's own CEOs' and investor's sheets for Spring 1901, in place of the template's (`vary`): the same
-    lines, each unit's order drawn among its legal ones, seeded by the game's name."""
+    """The CEOs' and the investor's sheets of Spring 1901 (the demo's lines), each unit's order drawn among its legal
+    ones, seeded by the game's name: the template's, and a copy's own in place of the template's (`vary`)."""
     position = Position.initial(load_map("standard"))
     rng = random.Random(name)
 
@@ -196,14 +190,13 @@ def exchange_sheets(setup: Setup, name: str) -> None:
 
 def exchange(setup: Setup, name: str) -> None:
     """Exchange Payola's worked year (the demo's sheets): the Exchange phase of 1900 played, the
-    CEOs' sheets of Spring 1901 held to the deadline."""
+    CEOs' sheets of Spring 1901 held to the deadline (`exchange_sheets`)."""
     setup.create(name, "exchange INVESTORS=3 FUNDS=60", list(EXCHANGE_1900))
     for investor, lines in EXCHANGE_1900.items():
         setup.signed(name, investor, *lines)
     if setup.game(name).phase != "S1901M":
         raise SystemExit(f"the template {name} is in {setup.game(name).phase}, not S1901M")
-    for investor, lines in EXCHANGE_1901.items():
-        setup.signed(name, investor, *lines)
+    exchange_sheets(setup, name)
 
 
 AOP_SPRING = {
