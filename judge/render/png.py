@@ -97,7 +97,8 @@ COMMON = 1000  # a colour covering at least one pixel counted in this many is in
 EDGE_COLOURS = 16  # and up to this many shades for the antialiased edges (`_shades`)...
 NEAR = 6  # ...none this close to a flat colour
 LEVEL = 5  # zlib's level of compression (`_png`)
-STRIP_LEVEL = 3  # and of a picture's title bar and legend, drawn again in each language (`_framed_png`)
+STRIP_LEVEL = 3  # and of a picture's title bar and legend, drawn again in each language (`_first_segment`)
+LATER_LEVEL = 2  # and of a language's after the first (`_later_segment`)
 _RAW = "BGRX" if sys.byteorder == "little" else "XRGB"  # how Pillow reads Cairo's opaque pixels (`_rgb`)
 _SIGNATURE = b"\x89PNG\r\n\x1a\n"
 _COLOUR = re.compile(r"#[0-9A-Fa-f]{6}\b")
@@ -567,7 +568,7 @@ def compose_framed(key: tuple[object, ...], body: Callable[[], Canvas], frame: s
         canvas.paint(frame, scale)
         words = _words_rows(canvas.surface, kept)
         if words is not None:
-            return _framed_png(kept.surface.get_width(), kept.surface.get_height(), *words, kept)
+            return _later_png(kept.surface.get_width(), kept.surface.get_height(), *words, kept)
     if kept is None:  # composed on this thread's canvas, and kept: the canvas goes on from it
         canvas = body()
         kept = _Body(canvas.surface, canvas.colours, rows)
@@ -626,6 +627,7 @@ class _Body:
         self.chunk: tuple[bytes | memoryview, ...] = ()  # ``deflated`` in an IDAT chunk, its pieces (`_framed_png`)
         self.checksum = 1  # ``rows``' Adler-32, which each language's PNG's combines with its words' (`_adler32`)
         self.words: tuple[tuple[bytes, bytes | memoryview], ...] = ()  # the first language's, for each strip
+        self.heads: tuple[_Head, ...] = ()  # and its rows as compressed, for each strip (`_first_segment`)
         self.lock = threading.Lock()
 
 
@@ -717,10 +719,13 @@ def encode_framed(surface: cairo.ImageSurface, colours: Iterable[str], body: _Bo
             body.chunk = _chunk(b"IDAT", body.deflated)
             body.checksum = deflate.adler32(body.rows)
             body.words = ((_pixels(surface, (0, top)), title), (_pixels(surface, (bottom, height)), legend))
-        else:
-            title, legend = (_indexed(image.crop(box), body)
-                             for box in ((0, 0, width, top), (0, bottom, width, height)))
-    return _framed_png(width, height, title, legend, body)
+            bare, stride = memoryview(body.surface.get_data()), surface.get_stride()  # the rows without words
+            (title_pixels, _), (legend_pixels, _) = body.words
+            body.heads = (_first_segment(title, _bare_rows(title_pixels, bare, stride), line, False),
+                          _first_segment(legend, _bare_rows(legend_pixels, bare[bottom * stride:], stride), line, True))
+            return _framed_png(width, height, title, legend, body, *(head.before + head.after for head in body.heads))
+        title, legend = (_indexed(image.crop(box), body) for box in ((0, 0, width, top), (0, bottom, width, height)))
+    return _later_png(width, height, title, legend, body)
 
 
 def _words_rows(surface: cairo.ImageSurface, body: _Body) -> tuple[bytes, bytes] | None:
@@ -764,12 +769,12 @@ def _indexed(rows: Image.Image, body: _Body) -> bytes:
     return _filtered(rows.quantize(palette=body.palette, dither=Image.Dither.NONE))
 
 
-def _framed_png(width: int, height: int, title: bytes | memoryview, legend: bytes | memoryview, body: _Body) -> bytes:
+def _framed_png(width: int, height: int, title: bytes | memoryview, legend: bytes | memoryview, body: _Body,
+                title_deflated: bytes, legend_deflated: bytes) -> bytes:
     """The PNG of a picture whose body's rows, given their colours and compressed, ``body`` keeps: its title
-    bar's and its legend's rows compressed each on its own, the three segments one zlib stream, each in an IDAT
-    chunk of its own.  The title bar and the legend, compressed in each language, are at zlib's `STRIP_LEVEL` 3: a
-    standard map's at level 5 took 0.35 ms of the 1.6 a language after the first costs, at 3 0.19 ms, for 0.6 KB
-    more (of 84).
+    bar's and its legend's rows, ``title`` and ``legend``, compressed each on its own (``title_deflated``,
+    ``legend_deflated``: `_first_segment`, `_later_segment`), the three segments one zlib stream, each in an IDAT
+    chunk of its own.
 
     The body's chunk, the same bytes in every language (`_Body.chunk`), starts a line of the mail's base64 (a
     multiple of `LINE` bytes from the file's start): the title bar's chunk ends with as many empty blocks of
@@ -777,11 +782,74 @@ def _framed_png(width: int, height: int, title: bytes | memoryview, legend: byte
     body's rows in base64 once for all the picture's languages (`judge.mail.outbound.base64_lines`)."""
     checksum = _adler32(_adler32(deflate.adler32(title), body.checksum, len(body.rows)), deflate.adler32(legend),
                         len(legend))
-    opening = _ZLIB_HEADER + _segment(title, False, STRIP_LEVEL)
+    opening = _ZLIB_HEADER + title_deflated
     before = len(_SIGNATURE) + 25 + 12 + len(body.colours) + 12 + len(opening)  # IHDR's 13 bytes, each chunk 12 more
     padding = EMPTY_BLOCK * (-before * _FIFTH % LINE)  # 5 * _FIFTH is 1 more than a multiple of LINE
     return _png_chunks(width, height, body.colours, _chunk(b"IDAT", opening, padding), body.chunk,
-                       _chunk(b"IDAT", _segment(legend, True, STRIP_LEVEL), struct.pack(">I", checksum)))
+                       _chunk(b"IDAT", legend_deflated, struct.pack(">I", checksum)))
+
+
+class _Head(NamedTuple):
+    """A strip's rows in its body's first language, compressed in two pieces (`_first_segment`): ``before``, the
+    first ``at`` bytes of them, ending on a byte, and ``after``, the rest."""
+
+    at: int
+    before: bytes
+    after: bytes
+
+
+WORDS_MARGIN = 4
+"""The rows above the first language's words in a strip that another language's may reach (an accent over a
+capital: `_first_segment`)."""
+
+
+def _bare_rows(pixels: bytes, bare: memoryview, stride: int) -> int:
+    """How many rows ``pixels`` (a strip's, with its words) starts with that are ``bare``'s (its body's, without
+    them)."""
+    row = 0
+    while row * stride < len(pixels) and pixels.startswith(bare[row * stride:(row + 1) * stride], row * stride):
+        row += 1
+    return row
+
+
+def _first_segment(rows: bytes | memoryview, bare: int, line: int, last: bool) -> _Head:
+    """A strip's rows in its body's first language (``line`` bytes each, of which ``bare`` hold no word)
+    compressed as `_segment` compresses them but in two pieces: the rows up to `WORDS_MARGIN` above its words,
+    flushed to a byte, and the rest.  A later language whose rows up to there are the same (its words no higher)
+    takes the first piece as it is and compresses the rest alone (`_later_segment`): a standard map's title bar has
+    15 rows of its 50 above its words, its legend 36 of its 75.
+
+    They are compressed at zlib's `STRIP_LEVEL` 3: a standard map's at level 5 took 0.35 ms of the 1.6 a
+    language after the first cost, at 3 0.19 ms, for 0.6 KB more (of 84)."""
+    at = max(bare - WORDS_MARGIN, 0) * line
+    compressor = deflate.compressobj(STRIP_LEVEL, deflate.DEFLATED, -15, 9, deflate.Z_DEFAULT_STRATEGY)
+    before = compressor.compress(rows[:at]) + compressor.flush(deflate.Z_SYNC_FLUSH)
+    return _Head(at, before,
+                 compressor.compress(rows[at:]) + compressor.flush(deflate.Z_FINISH if last else deflate.Z_SYNC_FLUSH))
+
+
+def _later_segment(rows: bytes, first: bytes | memoryview, head: _Head, last: bool) -> bytes:
+    """A strip's ``rows`` in a language after its body's first compressed, a segment of the PNG's zlib stream:
+    the first language's (``first``, compressed as ``head``) where they are the same, its first piece and the rest
+    compressed alone where only their rest differs, else the whole compressed as `_segment` does.
+
+    What it compresses itself it compresses at `LATER_LEVEL` 2: counted in instructions (Valgrind), a standard
+    map's picture in a language after the first cost 9.06 M at `STRIP_LEVEL` 3 and 8.25 M at 2, for 0.3 to 0.8 KB
+    more (of 52 to 134); a game read in one language has no such picture."""
+    if len(rows) == len(first) and rows.startswith(first):
+        return head.before + head.after
+    if rows.startswith(first[:head.at]):
+        return head.before + _segment(memoryview(rows)[head.at:], last, LATER_LEVEL)
+    return _segment(rows, last, LATER_LEVEL)
+
+
+def _later_png(width: int, height: int, title: bytes, legend: bytes, body: _Body) -> bytes:
+    """The PNG of a picture in a language after its body's first, from its title bar's and legend's rows
+    (`_framed_png`, `_later_segment`)."""
+    (_, first_title), (_, first_legend) = body.words
+    title_head, legend_head = body.heads
+    return _framed_png(width, height, title, legend, body, _later_segment(title, first_title, title_head, False),
+                       _later_segment(legend, first_legend, legend_head, True))
 
 
 LINE = 57

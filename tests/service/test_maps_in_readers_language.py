@@ -248,6 +248,59 @@ def test_a_later_language_gives_colours_only_to_the_rows_its_words_change(monkey
         assert len(zlib.decompress(_idat(png))) == (1200 + 1) * Image.open(io.BytesIO(png)).height  # checked whole
 
 
+@pytest.mark.parametrize("words_higher", [False, True])
+def test_a_later_language_compresses_its_strips_from_above_its_words_alone(
+        monkeypatch: pytest.MonkeyPatch, words_higher: bool) -> None:
+    """The first language's title bar and legend are each compressed in two pieces: the rows above its words (but
+    `WORDS_MARGIN`), flushed to a byte, and the rest (`judge.render.png._first_segment`).  A later language whose
+    rows above are the same takes that first piece as it is and compresses the rest alone, at `LATER_LEVEL`; one
+    whose words reach higher (here: the first language's said to start lower) compresses its whole strips.  Either
+    way its PNG holds its own rows, whole, in a zlib stream whose checksum is right."""
+    pytest.importorskip("cairocffi")
+    from PIL import Image
+
+    from judge.render import png as pictures
+
+    monkeypatch.setattr(pictures, "DRAWN", pictures.Drawn())
+    monkeypatch.setattr(pictures, "BODIES", pictures._Bodies())
+    if words_higher:
+        monkeypatch.setattr(pictures, "_bare_rows", lambda *args: 48)
+    compressed: list[tuple[int, int]] = []  # each segment `_segment` compresses: its bytes and level
+    real_segment = pictures._segment
+    monkeypatch.setattr(pictures, "_segment", lambda rows, last, level=pictures.LEVEL: compressed.append(
+        (len(rows), level)) or real_segment(rows, last, level))
+    given: list[bytes] = []  # each later language's title bar's and legend's rows, as `_words_rows` made them
+    real_later = pictures._later_png
+    monkeypatch.setattr(pictures, "_later_png", lambda width, height, title, legend, body: given.append(
+        title + legend) or real_later(width, height, title, legend, body))
+    position, _ = position_from_data(POSITION)
+    drawn = {}
+    for language in ("en", "it", "fr"):
+        with reading(language):
+            drawn[language] = pictures.render_png(position, title="g1", width=1200)
+    strips = (50 * 1201, 75 * 1201)  # a 1200-pixel standard map's title bar's and legend's rows, as the PNG holds them
+    assert compressed[0][1] == pictures.LEVEL  # the body's rows, once
+    later = compressed[1:]
+    assert {level for _, level in later} == {pictures.LATER_LEVEL} and len(later) == 4
+    if words_higher:
+        assert [size for size, _ in later] == [*strips, *strips]
+    images = {language: Image.open(io.BytesIO(png)) for language, png in drawn.items()}
+    held = {language: [image.crop((0, 0, 1200, 50)).tobytes(),
+                       image.crop((0, image.height - 75, 1200, image.height)).tobytes()]
+            for language, image in images.items()}
+    if not words_higher:  # the rows from `WORDS_MARGIN` above the first that differs between the languages
+        words = [min(next(row for row in range(len(strip) // 1200)
+                           if strip[row * 1200:(row + 1) * 1200] != other[row * 1200:(row + 1) * 1200])
+                      for other in (held["it"][index], held["fr"][index]))
+                 for index, strip in enumerate(held["en"])]
+        assert 10 < words[0] < 30 and 20 < words[1] < 50
+        assert [size for size, _ in later] == 2 * [strip - (row - pictures.WORDS_MARGIN) * 1201
+                                                   for strip, row in zip(strips, words, strict=True)]
+    for language, rows in zip(("it", "fr"), given, strict=True):
+        assert b"".join(held[language]) == b"".join(rows[at + 1:at + 1201] for at in range(0, len(rows), 1201))
+        assert len(zlib.decompress(_idat(drawn[language]))) == 1201 * images[language].height  # its checksum right
+
+
 def _frame_rows(png: bytes) -> list[bytes]:
     """The rows of a 1200-pixel standard map's title bar and legend, as pixels."""
     from PIL import Image
