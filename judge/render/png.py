@@ -401,25 +401,30 @@ class Drawn:
     pages are off the evening's path: `judge.service.running.app.drain`), so the pages of its first
     game show maps drawn hundreds of pictures earlier; they are read back here, not drawn again.  A
     picture drawn in another language than its game's pages' (`judge.language.pages_language`: a
-    results mail's for its readers of another language) is kept in memory alone, and not looked for on
+    results mail's for its readers of another language) is kept in memory alone, the last `KEPT` of
+    them apart from the others (so that they push none of the pages' out to disk), and not looked for on
     disk: no page shows it, and writing each to disk cost a fifth of what drawing it in a language after
-    the first did."""
+    the first did.  A picture is looked for on disk only if a picture of its key's hash went there: the
+    key's digest, its file's name, costs more than a miss should."""
 
-    KEPT = 32  # pictures in memory: a phase's maps, and some to spare
+    KEPT = 32  # pictures in memory: a phase's maps, and some to spare; as many again of other languages'
     SPOOLED_BYTES = 512 * 2**20  # on disk: an evening's maps of a worker (about 200 MB for 500 games)
 
     def __init__(self) -> None:
-        self.memory: OrderedDict[tuple[object, ...], tuple[bytes, bool]] = OrderedDict()  # the newest last,
-        # each with whether it is spooled once it leaves memory
+        self.memory: OrderedDict[tuple[object, ...], bytes] = OrderedDict()  # the pages', the newest last
+        self.elsewhere: OrderedDict[tuple[object, ...], bytes] = OrderedDict()  # the other languages'
         self.spooled: OrderedDict[str, int] = OrderedDict()  # file name (a digest of the key) -> its size
+        self.hashes: set[int] = set()  # the hashes of the keys of the pictures spooled
         self.spooled_bytes = 0
         self.folder: Path | None = None
 
     def get(self, key: tuple[object, ...]) -> bytes | None:
-        if (kept := self.memory.get(key)) is not None:
-            self.memory.move_to_end(key)
-            return kept[0]
-        if self.folder is None or not _for_pages() or (name := _digest(key)) not in self.spooled:
+        for kept in (self.memory, self.elsewhere):
+            if (png := kept.get(key)) is not None:
+                kept.move_to_end(key)
+                return png
+        if self.folder is None or not _for_pages() or hash(key) not in self.hashes or (
+                name := _digest(key)) not in self.spooled:
             return None  # (a picture the pages will not show is never on disk: its key is not even digested)
         try:
             png = (self.folder / name).read_bytes()
@@ -429,11 +434,12 @@ class Drawn:
         return png
 
     def put(self, key: tuple[object, ...], png: bytes) -> None:
-        self.memory[key] = png, _for_pages()
-        if len(self.memory) > self.KEPT:
-            oldest, (kept, spooled) = self.memory.popitem(last=False)
-            if spooled:
-                self._spool(oldest, kept)
+        kept = self.memory if _for_pages() else self.elsewhere
+        kept[key] = png
+        if len(kept) > self.KEPT:
+            oldest, png = kept.popitem(last=False)
+            if kept is self.memory:
+                self._spool(oldest, png)
 
     def _spool(self, key: tuple[object, ...], png: bytes) -> None:
         """Keep ``png`` on disk, the oldest files going beyond `SPOOLED_BYTES`.  A disk that
@@ -446,6 +452,7 @@ class Drawn:
             (self.folder / name).write_bytes(png)
         except OSError:
             return
+        self.hashes.add(hash(key))
         self.spooled_bytes += len(png) - self.spooled.pop(name, 0)
         self.spooled[name] = len(png)
         while self.spooled_bytes > self.SPOOLED_BYTES:
@@ -460,11 +467,13 @@ class Drawn:
         BODIES.clear()
         forget_unframed()
         self.memory.clear()
+        self.elsewhere.clear()
         if self.folder is not None:
             for name in self.spooled:
                 with contextlib.suppress(OSError):
                     (self.folder / name).unlink()
         self.spooled.clear()
+        self.hashes.clear()
         self.spooled_bytes = 0
 
 
@@ -475,7 +484,15 @@ def _for_pages() -> bool:
 
 
 def _digest(key: tuple[object, ...]) -> str:
-    return hashlib.sha256(repr(key).encode()).hexdigest()
+    """The name of the file of the picture ``key`` names: the SHA-256 of its parts, each its type's name, its
+    length and its text (a string's own, another part's repr), without writing out the picture's marks (some
+    20 KB of SVG) again as the key's repr did."""
+    digest = hashlib.sha256()
+    for part in key:
+        data = (part if isinstance(part, str) else repr(part)).encode("utf-8", "surrogatepass")
+        digest.update(b"%s %d:" % (type(part).__name__.encode(), len(data)))
+        digest.update(data)
+    return digest.hexdigest()
 
 
 DRAWN = Drawn()  # this process's pictures

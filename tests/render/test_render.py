@@ -753,6 +753,43 @@ def test_a_picture_in_another_language_than_its_pages_is_kept_in_memory_alone(
     assert len(composed) == 1
 
 
+def test_pictures_in_other_languages_than_the_pages_push_none_of_the_pages_out_of_memory(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A results mail's maps for its Italian and French readers are kept apart from the pages' English ones: the
+    English picture stays in memory, nothing goes to disk; a picture missed whose key's hash never went to disk is
+    not looked for there (its key not even digested)."""
+    from judge.render import png as pictures
+
+    drawn = pictures.Drawn()
+    drawn.KEPT = 1
+    monkeypatch.setattr(pictures, "DRAWN", drawn)
+    digested: list[tuple[object, ...]] = []
+    digest = pictures._digest
+    monkeypatch.setattr(pictures, "_digest", lambda key: digested.append(key) or digest(key))
+    position = position_from_data(MIDGAME)[0]
+    for language in ("en", "it", "fr"):
+        with reading(language, pages="en"):
+            render_png(position, title="Game", width=300)
+    assert [key[0] for key in drawn.memory] == ["en"] and [key[0] for key in drawn.elsewhere] == ["fr"]
+    assert drawn.folder is None and not digested
+    render_png(position, title="Another", width=300)  # pushes the game's English picture out, to disk
+    assert len(drawn.spooled) == 1 and len(digested) == 1
+    render_png(position, title="Third", width=300)  # a miss on disk: its key's hash never went there
+    assert len(drawn.spooled) == 2 and len(digested) == 2  # the one pushed out, digested to be written
+
+
+def test_a_pictures_file_name_digests_each_part_of_its_key_with_its_type() -> None:
+    """Keys differing in any part, or in a part's type alone (a string and a tuple whose repr it is), name
+    different files; the same key the same file."""
+    from judge.render.png import _digest
+
+    key = ("en", "standard", 300, ("ENGLAND",), "<path/>")
+    assert _digest(key) == _digest(tuple(key))
+    others = [("it", *key[1:]), (*key[:2], 301, *key[3:]), (*key[:4], "<path />"), (*key[:3], "('ENGLAND',)", key[4]),
+              (*key[:4], ("<path/>",))]
+    assert len({_digest(key), *map(_digest, others)}) == 1 + len(others)
+
+
 def test_the_pictures_kept_on_disk_are_bounded_by_their_bytes_the_oldest_going_first(
         monkeypatch: pytest.MonkeyPatch) -> None:
     from judge.render import png as pictures
