@@ -35,7 +35,7 @@ import time
 import unicodedata
 from collections.abc import Callable, Container, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from email import policy, quoprimime
 from email.headerregistry import AddressHeader, BaseHeader
@@ -79,6 +79,18 @@ class Attachment:
     data: bytes
     role: Role = ""
     spare: bool = False
+    digest: str = ""
+    """The SHA-256 of ``data`` in hex, where the outbox knows it (a stored file's): its MIME part is kept by it
+    (`_attachment_part`), not by its bytes, which would be hashed again for each batch of mails that carries
+    them (each batch reads them anew)."""
+
+
+@dataclass(frozen=True)
+class _Stored:
+    """A stored file's bytes, known by their digest alone (`Attachment.digest`)."""
+
+    digest: str
+    data: bytes = field(compare=False)
 
 
 @dataclass(frozen=True, eq=False)
@@ -156,7 +168,8 @@ def build_message(
         return b"".join([*head, *content, *mime, b"\n", text])
     # the same message each time it is built: the boundary comes from its Message-ID
     mark = ("=_" + hashlib.sha256(str(_header(*fields[4])).encode()).hexdigest()[:40]).encode("ascii")
-    parts = [_attachment_part(a.filename, a.content_type, a.data, ascii_only) for a in attachments]
+    parts = [_attachment_part(a.filename, a.content_type, _Stored(a.digest, a.data) if a.digest else a.data,
+                              ascii_only) for a in attachments]
     return b"".join([*head, *mime, b'Content-Type: multipart/mixed; boundary="', mark, b'"\n\n--', mark, b"\n",
                      *content, b"\n", text, *(piece for part in parts for piece in (b"\n--", mark, b"\n", part)),
                      b"\n--", mark, b"--\n"])
@@ -299,10 +312,12 @@ def _quoted(ascii_only: bool) -> tuple[tuple[bytes, ...], tuple[bytes, ...], byt
 
 
 @functools.lru_cache(maxsize=16)
-def _attachment_part(filename: str, content_type: str, data: bytes, ascii_only: bool) -> bytes:
+def _attachment_part(filename: str, content_type: str, content: bytes | _Stored, ascii_only: bool) -> bytes:
     """An attachment's MIME part as the email package writes it in a message whose headers are
     ASCII, or UTF-8 (``ascii_only`` False): its headers (`_attachment_head`), then its base64 in the
-    package's lines of 76 characters (`base64_lines`)."""
+    package's lines of 76 characters (`base64_lines`).  Kept for the next mails that carry it by its name, type
+    and ``content``: a stored file's digest, or its bytes."""
+    data = content.data if isinstance(content, _Stored) else content
     head = _attachment_head(filename, content_type, ascii_only)
     return b"".join([head, base64_lines(data), b"\n"]) if data else head
 

@@ -269,6 +269,31 @@ def test_a_message_with_attachments_is_the_same_bytes_each_time_it_is_built() ->
     assert [p.get_filename() for p in message.iter_attachments()] == ["map.png"]
 
 
+class _Unhashable(bytes):
+    """Bytes that refuse to be hashed: a stored file's, which the sender must know by their digest alone."""
+
+    def __hash__(self) -> int:
+        raise AssertionError("a stored file's bytes were hashed")
+
+
+def test_a_stored_files_part_is_kept_by_its_digest_not_by_its_bytes() -> None:
+    """Each batch of the sender's mails reads a stored file's bytes anew (judge.service.outgoing.outbox.message_of):
+    a file that names its digest has its part made once and found again by it, its bytes never hashed; the message
+    is the one its bytes alone make."""
+    data = bytes(range(256)) * 40
+    def made(file: Attachment) -> bytes:
+        return build_message(sender="judge@example.org", to="fred@example.org", subject="s", body="the text",
+                             domain="example.org", message_id="<1@example.org>", date=datetime(2026, 1, 1),
+                             attachments=[file])
+    digest = hashlib.sha256(data).hexdigest()
+    first = made(Attachment("map.png", "image/png", _Unhashable(data), digest=digest))
+    again = made(Attachment("map.png", "image/png", _Unhashable(data), digest=digest))
+    assert first == again == made(Attachment("map.png", "image/png", data))
+    other = bytes(reversed(data))
+    assert made(Attachment("map.png", "image/png", _Unhashable(other),
+                           digest=hashlib.sha256(other).hexdigest())) == made(Attachment("map.png", "image/png", other))
+
+
 RESULTS_HEAD = (b"From: Payola Judge <judge@payola.example>\n"
                 b"To: alice@example.org\n"
                 b"Subject: wonderland: Spring 1901 results\n"

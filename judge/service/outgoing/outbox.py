@@ -546,7 +546,7 @@ def message_of(row: Outbox, attachments: Sequence[Attachment] | None = None, lis
         domain=domain, message_id=row.message_id,
         in_reply_to=row.in_reply_to, references=row.refs or (), date=row.created_at.replace(tzinfo=UTC),
         reply=row.kind == "reply",
-        attachments=([Attachment(f.filename, f.content_type, f.blob.content) for f in row.files]
+        attachments=([Attachment(f.filename, f.content_type, f.blob.content, digest=f.sha256) for f in row.files]
                      if attachments is None else attachments),
         list_headers=list_headers(listing, parseaddr(row.sender)[1], domain) if listing is not None else (),
     )
