@@ -632,11 +632,10 @@ class _Body:
         self.surface.flush()
         _DRAWN_WITH[self.surface] = frozenset(colours)  # a language's canvas copies it (`Canvas`)
         self.top, self.bottom = rows
-        self.bands = _bands(self.surface, self.top, self.bottom)
         height = int(self.surface.get_height())
         above, below = _band_rows(self.top, self.bottom)
-        self.strips = (_Strip((0, above[1]), (0, self.top), above, self.bands[0]),
-                       _Strip((below[0], height), (self.bottom, height), below, self.bands[1]))
+        self.strips = (_Strip((0, above[1]), (0, self.top), above, _pixels(self.surface, above)),
+                       _Strip((below[0], height), (self.bottom, height), below, _pixels(self.surface, below)))
         self.palette: Image.Image | None = None
         self.colours = b""  # the palette's bytes, as the PNG writes them
         self.rows: bytes | memoryview = b""  # the body's rows as the PNG holds them, each after its filter byte
@@ -648,10 +647,11 @@ class _Body:
         self.lock = threading.Lock()
 
 
-def _bands(surface: cairo.ImageSurface, top: int, bottom: int) -> tuple[bytes, bytes]:
-    """The pixels of the body's rows next to the title bar and to the legend (`BAND`)."""
-    above, below = _band_rows(top, bottom)
-    return _pixels(surface, above), _pixels(surface, below)
+def _same_bands(surface: cairo.ImageSurface, body: _Body) -> bool:
+    """Whether ``surface``'s rows next to its title bar and to its legend (`BAND`) are ``body``'s: compared where
+    Cairo keeps them, not copied out (some 150 KB a standard map's)."""
+    drawn, stride = memoryview(surface.get_data()), surface.get_stride()
+    return all(strip.pixels.startswith(drawn[strip.band[0] * stride:strip.band[1] * stride]) for strip in body.strips)
 
 
 def _band_rows(top: int, bottom: int) -> tuple[tuple[int, int], tuple[int, int]]:
@@ -717,7 +717,7 @@ def encode_framed(surface: cairo.ImageSurface, colours: Iterable[str], body: _Bo
     gave the words' edges shades too far (a 400-pixel map's mean error past half a level)."""
     surface.flush()
     top, bottom = body.top, body.bottom
-    if _bands(surface, top, bottom) != body.bands:
+    if not _same_bands(surface, body):
         return encode_png(surface, colours)
     image = _rgb(surface)
     width, height = image.size
@@ -752,7 +752,7 @@ def _words_rows(surface: cairo.ImageSurface, body: _Body) -> tuple[bytes, bytes]
     pixels are the first language's (no word on it in either: 78 of a standard map's 125) is that
     language's row as its PNG holds it; the others are given their colours together, in one pass."""
     surface.flush()
-    if any(_pixels(surface, strip.band) != strip.pixels for strip in body.strips):
+    if not _same_bands(surface, body):
         return None
     stride, width = surface.get_stride(), surface.get_width()
     drawn = memoryview(surface.get_data())

@@ -778,6 +778,25 @@ def test_pictures_in_other_languages_than_the_pages_push_none_of_the_pages_out_o
     assert len(drawn.spooled) == 2 and len(digested) == 2  # the one pushed out, digested to be written
 
 
+def test_a_later_languages_words_reaching_into_the_body_are_refused_its_rows(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A language after a picture's first draws its title bar and legend over the kept body; its rows are taken
+    alone only if the body's rows next to them (`BAND`) are still the body's (`judge.render.png._words_rows`): a
+    mark painted into them, above the legend or under the title bar, refuses them."""
+    from judge.render import png as pictures
+
+    monkeypatch.setattr(pictures, "DRAWN", pictures.Drawn())
+    monkeypatch.setattr(pictures, "BODIES", pictures._Bodies())
+    render_png(position_from_data(MIDGAME)[0], title="Game", width=300)
+    (body,) = pictures.BODIES.kept.values()
+    for band, expected in ((None, True), (body.strips[0].band, False), (body.strips[1].band, False)):
+        canvas = pictures.Canvas(body.surface)
+        if band is not None:
+            canvas.context.set_source_rgb(1, 0, 1)
+            canvas.context.rectangle(100, band[1] - 1, 20, 1)  # on one row of the band
+            canvas.context.fill()
+        assert (pictures._words_rows(canvas.surface, body) is not None) is expected
+
+
 def test_a_pictures_file_name_digests_each_part_of_its_key_with_its_type() -> None:
     """Keys differing in any part, or in a part's type alone (a string and a tuple whose repr it is), name
     different files; the same key the same file."""
