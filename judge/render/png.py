@@ -838,11 +838,11 @@ def _first_segment(rows: bytes | memoryview, bare: int, line: int, last: bool) -
 
     They are compressed at zlib's `STRIP_LEVEL` 3: a standard map's at level 5 took 0.35 ms of the 1.6 a
     language after the first cost, at 3 0.19 ms, for 0.6 KB more (of 84)."""
-    at = max(bare - WORDS_MARGIN, 0) * line
+    at, view = max(bare - WORDS_MARGIN, 0) * line, memoryview(rows)  # (sliced, not copied)
     compressor = deflate.compressobj(STRIP_LEVEL, deflate.DEFLATED, -15, 9, deflate.Z_DEFAULT_STRATEGY)
-    before = compressor.compress(rows[:at]) + compressor.flush(deflate.Z_SYNC_FLUSH)
+    before = compressor.compress(view[:at]) + compressor.flush(deflate.Z_SYNC_FLUSH)
     return _Head(at, before,
-                 compressor.compress(rows[at:]) + compressor.flush(deflate.Z_FINISH if last else deflate.Z_SYNC_FLUSH))
+                 compressor.compress(view[at:]) + compressor.flush(deflate.Z_FINISH if last else deflate.Z_SYNC_FLUSH))
 
 
 def _later_segment(rows: bytes, first: bytes | memoryview, head: _Head, last: bool) -> bytes:
@@ -855,7 +855,7 @@ def _later_segment(rows: bytes, first: bytes | memoryview, head: _Head, last: bo
     more (of 52 to 134); a game read in one language has no such picture."""
     if len(rows) == len(first) and rows.startswith(first):
         return head.before + head.after
-    if rows.startswith(first[:head.at]):
+    if rows.startswith(memoryview(first)[:head.at]):
         return head.before + _segment(memoryview(rows)[head.at:], last, LATER_LEVEL)
     return _segment(rows, last, LATER_LEVEL)
 
