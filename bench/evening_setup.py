@@ -452,17 +452,32 @@ THIRDS = ("en", "it", "fr")
 
 
 def speak(db: Database, names: Sequence[str], now: datetime, seed: int = 72) -> dict[str, int]:
-    """Give a third of the players of the games ``names`` each language of `THIRDS` (SET LANGUAGE, as each
-    would have sent it), drawn with ``seed``: how many players read each."""
+    """Give a third of the players of each of the games ``names`` each language of `THIRDS` (SET LANGUAGE, as each
+    would have sent it), drawn with ``seed``: how many players read each.
+
+    A third of each game's players, not of the evening's: drawn over the evening, a game could lack a language,
+    and an evening of 40 games read a flavour in a language its half of 20 did not.  The benches count a game as
+    the 40's cost less the 20's, over 20: what a process does once for each language of a flavour (the legend's
+    note of its board, before the note was painted with the frame: 46 M instructions) was counted as a game's
+    then, a twentieth of it each."""
     with db.transaction() as session:
-        addresses = sorted({str(player) for player in session.scalars(
-            select(Player.address).join(Game, Game.id == Player.game_id)
+        seated = session.execute(
+            select(Game.name, Player.address).join(Game, Game.id == Player.game_id)
             .where(Game.name.in_(names), Player.address.is_not(None), Player.dummy.is_(False),
-                   Player.seat.is_not(None)))})
-        random.Random(seed).shuffle(addresses)
+                   Player.seat.is_not(None)))
+        games: dict[str, set[str]] = {}
+        for name, address in seated:
+            games.setdefault(name, set()).add(str(address))
+        draw = random.Random(seed)
+        chosen: dict[str, str] = {}
+        for name in sorted(games):
+            players = sorted(games[name] - chosen.keys())  # (an address in two games reads one language)
+            draw.shuffle(players)
+            first = draw.randrange(len(THIRDS))  # which language a game's odd players read, game by game
+            for index, player in enumerate(players):
+                chosen[player] = THIRDS[(first + index) % len(THIRDS)]
         counts = dict.fromkeys(THIRDS, 0)
-        for index, player in enumerate(addresses):
-            language = THIRDS[index % len(THIRDS)]
+        for player, language in sorted(chosen.items()):
             counts[language] += 1
             if language != "en":
                 choose_language(session, player, language, now)
