@@ -543,28 +543,51 @@ BODIES = _Bodies()
 
 
 def _compose(drawing: Picture, width: int) -> bytes:
-    """The picture: its body (`_body`), then the frame's words and the legend's note (`legend_note`) in the
-    reader's language (`compose_framed`).  The note is painted with the frame (`Canvas.paint`): rasterised
-    apart by cairosvg, which draws a text a letter at a time in Python, it cost 46 M instructions (Valgrind) for
-    each board, width and language a process drew, where the whole frame is painted in some 1.5 M."""
+    """The picture: its body (`_body`), then the legend's note (`_note_layer`) and the frame's words in the
+    reader's language (`compose_framed`)."""
     key = (drawing.board.name, width, drawing.powers, drawing.letters, tuple(sorted(drawing.fills.items())),
            drawing.marks, drawing.fog)
     scale = width / drawing.board.width
     rows = int(TITLE_HEIGHT * scale), int((TITLE_HEIGHT + drawing.board.height) * scale)
-    frame = drawing.frame + legend_group(drawing.board, legend_note(drawing.board, drawing.powers))
-    return compose_framed(key, lambda: _body(drawing, width), drawing.document(frame, background=False), scale, rows)
+    height = _board_layers(drawing.board, drawing.powers, drawing.letters, width)[0].get_height()
+    return compose_framed(key, lambda: _body(drawing, width), drawing.document(drawing.frame, background=False),
+                          scale, rows, _note_layer(drawing.board, drawing.powers, width, height, current()))
+
+
+@cache
+def _note_layer(board: Board, powers: tuple[str, ...], width: int, height: int,
+                language: str) -> tuple[cairo.ImageSurface, int]:
+    """The legend's line saying how orders are drawn, in ``language`` (`legend_note`), on a picture ``width`` by
+    ``height`` pixels: a raster of the legend's rows, and the row it goes at.  Painted by Cairo's toy text API
+    (`judge.render.paint`) on those rows alone, once a process for each board, width and language: cairosvg drew
+    it on a raster of the whole picture, a letter at a time in Python, in 46 M instructions (Valgrind)."""
+    blank = Picture(board, powers, (), {}, {}, "", "")
+    document = blank.document(legend_group(board, legend_note(board, powers)), background=False)
+    scale = width / board.width
+    upper = int((TITLE_HEIGHT + board.height) * scale)
+    strip = cairo.ImageSurface(cairo.FORMAT_ARGB32, width, height - upper)
+    context = cairo.Context(strip)
+    context.translate(0, -upper)
+    context.scale(scale, scale)
+    paint(context, ET.fromstring(document))
+    strip.flush()
+    _DRAWN_WITH[strip] = frozenset(colours_of(document))
+    return strip, upper
 
 
 def compose_framed(key: tuple[object, ...], body: Callable[[], Canvas], frame: str, scale: float,
-                   rows: tuple[int, int]) -> bytes:
+                   rows: tuple[int, int], note: tuple[cairo.ImageSurface, int] | None = None) -> bytes:
     """The PNG of a picture whose words lie in its title bar (above ``rows``) and its legend (below them)
-    alone: its body (``body()``: all of it but ``frame``, the words' SVG document), kept by ``key`` for its
-    other languages (`BODIES`), then its words in the reader's language, encoded with what its languages share
-    (`encode_framed`).  Writing the words last draws the pixels writing them in their layers' order drew.  Each
-    language after the first draws and encodes only its title bar's and its legend's rows (`_Body.strips`)."""
+    alone: its body (``body()``: all of it but ``frame``, the words' SVG document, and ``note``, a raster of
+    the legend's and the row it goes at), kept by ``key`` for its other languages (`BODIES`), then its words
+    in the reader's language, encoded with what its languages share (`encode_framed`).  Writing the words
+    last draws the pixels writing them in their layers' order drew.  Each language after the first draws
+    and encodes only its title bar's and its legend's rows (`_Body.strips`)."""
     kept = BODIES.get(key)
     if kept is not None and kept.palette is not None:  # another language: its title bar and legend alone
         canvas = Canvas(kept.surface, [strip.rows for strip in kept.strips])
+        if note is not None:
+            canvas.layer(note[0], 0, note[1])
         canvas.paint(frame, scale)
         words = _words_rows(canvas.surface, kept)
         if words is not None:
@@ -575,6 +598,8 @@ def compose_framed(key: tuple[object, ...], body: Callable[[], Canvas], frame: s
         BODIES.put(key, kept)
     else:
         canvas = Canvas(kept.surface)
+    if note is not None:
+        canvas.layer(note[0], 0, note[1])
     canvas.paint(frame, scale)
     return encode_framed(canvas.surface, canvas.colours, kept)
 
