@@ -458,8 +458,8 @@ def speak(db: Database, names: Sequence[str], now: datetime, seed: int = 72) -> 
     A third of each game's players, not of the evening's: drawn over the evening, a game could lack a language,
     and an evening of 40 games read a flavour in a language its half of 20 did not.  The benches count a game as
     the 40's cost less the 20's, over 20: what a process does once for each language of a flavour (the legend's
-    note of its board, before the note was painted with the frame: 46 M instructions) was counted as a game's
-    then, a twentieth of it each."""
+    note of its board, 46 M instructions while cairosvg drew it) was counted as a game's then, a twentieth of it
+    each."""
     with db.transaction() as session:
         seated = session.execute(
             select(Game.name, Player.address).join(Game, Game.id == Player.game_id)
