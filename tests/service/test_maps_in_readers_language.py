@@ -230,9 +230,10 @@ def test_a_later_language_gives_colours_only_to_the_rows_its_words_change(monkey
     monkeypatch.setattr(pictures, "DRAWN", pictures.Drawn())
     monkeypatch.setattr(pictures, "BODIES", pictures._Bodies())
     coloured: list[int] = []
-    real_indexed = pictures._indexed
-    monkeypatch.setattr(pictures, "_indexed",
-                        lambda rows, body: coloured.append(rows.height) or real_indexed(rows, body))
+    real_coloured = pictures._coloured
+    monkeypatch.setattr(pictures, "_coloured",
+                        lambda pixels, width, stride, body: coloured.append(len(pixels) // stride)
+                        or real_coloured(pixels, width, stride, body))
     position, _ = position_from_data(POSITION)
     drawn = {}
     for language in ("en", "it", "fr"):
@@ -246,6 +247,42 @@ def test_a_later_language_gives_colours_only_to_the_rows_its_words_change(monkey
     assert coloured[0] < len(strips) / 2  # most rows hold no word in either language
     for png in drawn.values():
         assert len(zlib.decompress(_idat(png))) == (1200 + 1) * Image.open(io.BytesIO(png)).height  # checked whole
+
+
+@pytest.mark.parametrize("byteorder", ["little", "big"])
+def test_a_later_languages_pixels_read_where_cairo_keeps_them_take_the_indices_an_rgb_copy_takes(
+        monkeypatch: pytest.MonkeyPatch, byteorder: str) -> None:
+    """A later language's changed rows, read by Pillow as RGBX where Cairo keeps them (its bytes blue, green, red)
+    and mapped through the palette with red and blue exchanged (`judge.render.png._coloured`), take the indices the
+    same pixels copied into an RGB image take through the palette itself: over a real map's palette, for random
+    pixels and for pixels a level or two from its colours.  (On a big-endian machine, or told it is one, the copy is
+    what it makes.)"""
+    pytest.importorskip("cairocffi")
+    import random
+    import sys
+
+    from PIL import Image
+
+    from judge.render import png as pictures
+
+    monkeypatch.setattr(pictures, "DRAWN", pictures.Drawn())
+    monkeypatch.setattr(pictures, "BODIES", pictures._Bodies())
+    position, _ = position_from_data(POSITION)
+    pictures.render_png(position, title="g1", width=1200)
+    (body,) = pictures.BODIES.kept.values()
+    colours = bytes(body.palette.getpalette("RGB") or ()) if body.palette else b""
+    assert len(colours) > 3 * 20
+    draw = random.Random(72)
+    near = [max(0, min(255, colours[at + channel] + draw.randint(-2, 2)))
+            for at in range(0, len(colours), 3) for _ in range(40) for channel in (2, 1, 0)]  # blue, green, red
+    pixels = bytearray(draw.randbytes(4 * 1200 * 30))
+    for at in range(len(near) // 3):
+        pixels[4 * at:4 * at + 3] = bytes(near[3 * at:3 * at + 3])
+    copied = Image.frombuffer("RGB", (1200, 30), bytes(pixels), "raw", "BGRX", 4 * 1200, 1)
+    wanted = pictures._indexed(copied, body)
+    monkeypatch.setattr(sys, "byteorder", byteorder)
+    assert pictures._coloured(bytes(pixels), 1200, 4 * 1200, body) == wanted
+    assert len(set(wanted[1:1201])) > 20  # the colours' neighbours take many of the palette's indices
 
 
 @pytest.mark.parametrize("words_higher", [False, True])
