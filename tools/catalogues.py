@@ -122,6 +122,13 @@ def update(domain: Domain, wanted: list[str]) -> None:
         domain.mo(language).write_bytes(compiled(catalog))
 
 
+_LATIN_1 = 0xFF
+"""The last letter of Latin-1: a translation writes none past it that its English lacks.  A mail of such letters only
+is held by Python one byte a letter, one with a letter past them two (a typographic apostrophe put every Italian
+and French results mail there, each step of writing and sending it the slower); and the catalogues write the
+straight apostrophe everywhere else."""
+
+
 def places(text: str) -> set[str]:
     """The named places of a message or of its translation."""
     return {match.group(1) or match.group(2) for match in _PLACE.finditer(text)}
@@ -180,6 +187,11 @@ def _language_problems(domain: Domain, language: str, catalog: Catalog, marked: 
         strings = message.string if isinstance(message.string, tuple) else (message.string,)
         if complete and (message.fuzzy or not all(strings)):
             yield f"{where}: {'fuzzy' if message.fuzzy else 'untranslated'}: {singular!r}"
+        wider = {letter for string in filter(None, strings) for letter in string if ord(letter) > _LATIN_1} - set(
+            "".join(map(str, plurals)))
+        if wider:
+            yield f"{where}: letters past Latin-1 its message lacks ({''.join(sorted(wider))}: the catalogues write " \
+                  f"the straight apostrophe): {singular!r}"
         wanted = set().union(*(places(text) for text in plurals))
         for string in filter(None, strings):
             if places(string) - wanted or (len(plurals) == 1 and places(string) != wanted):

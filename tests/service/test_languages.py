@@ -159,7 +159,8 @@ def test_the_catalogue_check_finds_an_untranslated_a_fuzzy_and_a_misplaced_messa
     source = tmp_path / "judge"
     (source / "games").mkdir(parents=True)
     (source / "said.py").write_text('from judge.language import gettext as _\n'
-                                    'A = _("one {unit}")\nB = _("two")\nC = _("three")\nD = _("four")\n')
+                                    'A = _("one {unit}")\nB = _("two")\nC = _("three")\nD = _("four")\n'
+                                    'F = _("it is → {unit}")\n')
     domain = catalogues.domains(tmp_path)[0]
     catalogues.update(domain, ["it"])
     po = domain.po("it")
@@ -167,6 +168,7 @@ def test_the_catalogue_check_finds_an_untranslated_a_fuzzy_and_a_misplaced_messa
     text = text.replace('msgid "one {unit}"\nmsgstr ""', 'msgid "one {unit}"\nmsgstr "uno {unita}"')
     text = text.replace('msgid "two"\nmsgstr ""', '#, fuzzy\nmsgid "two"\nmsgstr "due"')
     text = text.replace('msgid "three"\nmsgstr ""', 'msgid "three"\nmsgstr "tre"')
+    text = text.replace('msgid "it is → {unit}"\nmsgstr ""', 'msgid "it is → {unit}"\nmsgstr "com\u2019è → {unit}"')
     po.write_text(text, "utf-8")
     (source / "said.py").write_text((source / "said.py").read_text() + 'E = _("five")\n')
     found = list(catalogues.problems(domain, complete=("it",)))
@@ -176,6 +178,8 @@ def test_the_catalogue_check_finds_an_untranslated_a_fuzzy_and_a_misplaced_messa
     assert "judge it: untranslated: 'four'" in found
     assert "judge it: named places ['unita'] where the message has ['unit']: 'one {unit}'" in found
     assert "judge it: messages.mo is not messages.po compiled (run tools/catalogues.py compile)" in found
+    assert "judge it: letters past Latin-1 its message lacks (\u2019: the catalogues write the straight apostrophe): " \
+           "'it is → {unit}'" in found  # (the arrow, the message's own, is not one)
     assert not any("'three'" in problem for problem in found)
 
 
