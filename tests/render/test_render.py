@@ -231,6 +231,42 @@ def test_the_fast_png_looks_like_the_svg_rasterised_whole() -> None:
     assert difference < 0.5  # out of 255: antialiasing at a few edges, nothing drawn differently
 
 
+def test_the_legends_note_is_painted_on_the_map_in_its_readers_language(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The legend's line saying how orders are drawn (`judge.render.png._note_layer`, painted once a process for
+    each board, width and language) is on the map: each pixel its raster's letters cover at least half is the
+    raster's colour over the legend's background there (but for the palette's rounding), and the English and
+    Italian lines cover other pixels: the map holds the line in its reader's language."""
+    from judge.render import png as pictures
+
+    monkeypatch.setattr(pictures, "DRAWN", pictures.Drawn())
+    monkeypatch.setattr(pictures, "BODIES", pictures._Bodies())
+    position, orders = position_from_data(MIDGAME)
+    results = adjudicate(position, orders).results
+    covered: dict[str, set[tuple[int, int]]] = {}
+    for language in ("en", "it"):
+        with reading(language):
+            drawn = Image.open(io.BytesIO(render_png(position, results, width=1200, title="Note"))).convert("RGB")
+            drawing = picture(position, results, title="Note")
+        strip, upper = pictures._note_layer(drawing.board, drawing.powers, 1200, drawn.height, language)
+        stride, data = strip.get_stride(), bytes(strip.get_data())
+        letters = [(x, y) for y in range(strip.get_height()) for x in range(strip.get_width())
+                   if data[y * stride + 4 * x + 3] >= 128]
+        assert len(letters) > 500
+        rows = drawn.crop((0, upper + min(y for _, y in letters), 1200, upper + max(y for _, y in letters) + 1))
+        background = max(rows.getcolors(1200 * rows.height) or [], key=lambda counted: counted[0])[1]
+        errors: list[float] = []
+        for x, y in letters:  # Cairo's premultiplied BGRA, over the background
+            *colour, alpha = data[y * stride + 4 * x:y * stride + 4 * x + 4]
+            wanted = [ink + (255 - alpha) * under / 255 for ink, under in zip(colour[::-1], background, strict=True)]
+            errors.append(max(abs(have - want) for have, want in zip(drawn.getpixel((x, upper + y)), wanted,
+                                                                      strict=True)))
+        # The palette's few shades for edges move a pixel by up to some 30 levels; where the letters are missing, a
+        # pixel they cover at least half is the background, half their distance from it or more (over 70 levels).
+        assert max(errors) <= 40 and sum(errors) / len(errors) <= 20, language
+        covered[language] = set(letters)
+    assert len(covered["en"] ^ covered["it"]) > 500
+
+
 def test_a_tin_cup_powers_fogged_png_looks_like_its_svg_rasterised_whole() -> None:
     """The fog over each province a power does not see is painted once into a tile of its own
     and laid over the board: the picture is the one cairosvg gives of the whole document."""
