@@ -137,7 +137,8 @@ def places(text: str) -> set[str]:
 def problems(domain: Domain, complete: tuple[str, ...] = COMPLETE) -> Iterator[str]:
     """What is wrong with ``domain``'s catalogues: a template that no longer lists what the code marks, a
     complete language with a message untranslated, fuzzy or missing, a translation whose named places
-    are not its message's, a ``.mo`` that is not its ``.po`` compiled."""
+    are not its message's or with a letter past Latin-1 its message lacks (`_LATIN_1`), a ``.mo`` that is not its
+    ``.po`` compiled."""
     marked = {message.id for message in extract(domain) if message.id}
     listed = {message.id for message in _read(domain.template) if message.id} if domain.template.is_file() else set()
     for message_id in sorted(marked - listed, key=str):

@@ -155,7 +155,7 @@ def test_the_catalogues_list_every_marked_message_and_the_complete_languages_are
     assert list(catalogues.disagreements(found)) == []
 
 
-def test_the_catalogue_check_finds_an_untranslated_a_fuzzy_and_a_misplaced_message(tmp_path: Path) -> None:
+def test_the_catalogue_check_finds_an_untranslated_a_fuzzy_a_misplaced_and_a_widened_message(tmp_path: Path) -> None:
     source = tmp_path / "judge"
     (source / "games").mkdir(parents=True)
     (source / "said.py").write_text('from judge.language import gettext as _\n'
