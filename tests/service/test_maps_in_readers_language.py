@@ -265,6 +265,8 @@ def test_a_later_languages_pixels_read_where_cairo_keeps_them_take_the_indices_a
 
     from judge.render import png as pictures
 
+    if sys.byteorder != "little":
+        pytest.skip("the pixels below are laid out as Cairo keeps them on a little-endian machine")
     monkeypatch.setattr(pictures, "DRAWN", pictures.Drawn())
     monkeypatch.setattr(pictures, "BODIES", pictures._Bodies())
     position, _ = position_from_data(POSITION)
