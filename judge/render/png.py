@@ -700,8 +700,13 @@ def _filtered(indexed: Image.Image) -> bytes:
 def _segment(rows: bytes | memoryview, last: bool, level: int = LEVEL) -> bytes:
     """``rows`` deflated on their own (no window shared with what goes before), ending on a byte: a
     piece of one zlib stream, which the pieces before and after it join (zlib's sync flush)."""
-    compressor = deflate.compressobj(level, deflate.DEFLATED, -15, 9, deflate.Z_DEFAULT_STRATEGY)
+    compressor = _raw_compressor(level)
     return compressor.compress(rows) + compressor.flush(deflate.Z_FINISH if last else deflate.Z_SYNC_FLUSH)
+
+
+def _raw_compressor(level: int) -> deflate._Compress:
+    """A compressor of raw deflate (no zlib header: a piece of the PNG's one stream) at ``level``."""
+    return deflate.compressobj(level, deflate.DEFLATED, -15, 9, deflate.Z_DEFAULT_STRATEGY)
 
 
 _ZLIB_HEADER = (lambda c: c.compress(b"") + c.flush())(
@@ -733,9 +738,9 @@ def encode_framed(surface: cairo.ImageSurface, colours: Iterable[str], body: _Bo
     with body.lock:
         if body.palette is None:  # the first language: the whole picture given its colours at once
             body.palette = palette(image, colours)  # as `encode_png` chooses it: this language's picture's
-            body.mirrored = _mirrored(body.palette)
             indexed = image.quantize(palette=body.palette, dither=Image.Dither.NONE)
             body.colours = bytes(indexed.getpalette("RGB") or ())
+            body.mirrored = _mirrored(body.colours)
             rows = memoryview(indexed.tobytes("raw", "P", width + 1))  # each row, then the next one's filter byte
             line = width + 1
             title, body.rows, legend = (b"\0" + rows[: top * line - 1], rows[top * line - 1 : bottom * line - 1],
@@ -809,9 +814,8 @@ def _coloured(pixels: bytes, width: int, stride: int, body: _Body) -> bytes:
         return _filtered(read._new(read.im.convert("P", Image.Dither.NONE, body.mirrored.im)))
 
 
-def _mirrored(chosen: Image.Image) -> Image.Image:
-    """``chosen``'s palette with each colour's red and blue exchanged (`_coloured`)."""
-    colours = bytes(chosen.getpalette("RGB") or ())
+def _mirrored(colours: bytes) -> Image.Image:
+    """A palette of ``colours`` (red, green, blue each) with each colour's red and blue exchanged (`_coloured`)."""
     exchanged = bytearray(colours)
     exchanged[0::3], exchanged[2::3] = colours[2::3], colours[0::3]
     mirrored = Image.new("P", (1, 1))
@@ -873,7 +877,7 @@ def _first_segment(rows: bytes | memoryview, bare: int, line: int, last: bool) -
     They are compressed at zlib's `STRIP_LEVEL` 3: a standard map's at level 5 took 0.35 ms of the 1.6 a
     language after the first cost, at 3 0.19 ms, for 0.6 KB more (of 84)."""
     at, view = max(bare - WORDS_MARGIN, 0) * line, memoryview(rows)  # (sliced, not copied)
-    compressor = deflate.compressobj(STRIP_LEVEL, deflate.DEFLATED, -15, 9, deflate.Z_DEFAULT_STRATEGY)
+    compressor = _raw_compressor(STRIP_LEVEL)
     before = compressor.compress(view[:at]) + compressor.flush(deflate.Z_SYNC_FLUSH)
     return _Head(at, before,
                  compressor.compress(view[at:]) + compressor.flush(deflate.Z_FINISH if last else deflate.Z_SYNC_FLUSH))
